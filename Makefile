@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# The user-facing targets; see README.md.  Everything is built in build/.
+
+S := scripts
+
+.PHONY: help tree export check bisect-check test run shell clean
+help:
+	@echo "make run           boot the patched x86_64 kernel and show what the series adds"
+	@echo "make test          build both kernels and the tests, run every suite in QEMU"
+	@echo "make tree          make the work tree build/linux (base + one commit per patch)"
+	@echo "make export        write the work tree's commits back into patches/"
+	@echo "make check         the series applies to a fresh base and passes checkpatch --strict"
+	@echo "make bisect-check  build the x86_64 kernel at every patch"
+	@echo "make shell         boot the x86_64 guest with an interactive shell"
+
+tree:
+	$(S)/tree.sh build/linux
+
+export:
+	$(S)/export.sh build/linux
+
+check:
+	$(S)/check.sh
+
+bisect-check:
+	$(S)/bisect-check.sh
+
+test:
+	$(S)/test.sh
+
+run:
+	$(S)/run.sh
+
+shell:
+	$(S)/run.sh --shell
+
+clean:
+	rm -rf build

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# arm64-rootfs.sh: the arm64 guest's root: Debian's static arm64 busybox,
+# guest-init.sh as /init, and whatever test.sh copies into /opt.
+. "$(dirname "$0")/lib.sh"
+
+root=$BUILD/arm64/rootfs
+bb=$BUILD/arm64/busybox
+if [ ! -x "$bb" ]; then
+	need_pkgs dpkg-dev
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		dpkg --add-architecture arm64
+		rm -f "$BUILD/.apt-updated"
+	fi
+	[ -e "$BUILD/.apt-updated" ] || { apt-get update -qq >&2 && touch "$BUILD/.apt-updated"; }
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download -q busybox-static:arm64 >/dev/null 2>&1) ||
+		die "cannot download busybox-static:arm64"
+	dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/x"
+	mkdir -p "$(dirname "$bb")"
+	cp "$tmp/x/bin/busybox" "$bb"
+	rm -rf "$tmp"
+fi
+
+mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,run,var/tmp,var/log,etc,opt,root}
+cp "$bb" "$root/bin/busybox"
+for a in sh ash mount umount mkdir rmdir cat echo tee sync sleep hostname \
+	 mountpoint setsid timeout ls uname grep egrep sed awk cut tr wc head \
+	 tail rm cp mv ln chmod test [ env find basename dirname readlink \
+	 realpath id stat true false printf seq sort uniq xargs expr kill ps \
+	 dmesg which date od hexdump mktemp touch nproc reboot poweroff \
+	 cmp diff sha1sum md5sum ; do
+	ln -sf busybox "$root/bin/$a"
+done
+install -m 755 "$TOP/scripts/guest-init.sh" "$root/init"
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh: the series applies to a fresh base, and every patch passes
+# the tree's scripts/checkpatch.pl --strict.  A patch may excuse a
+# checkpatch message type by saying why in its commit message, on a line
+#   checkpatch: TYPE: the reason
+. "$(dirname "$0")/lib.sh"
+
+dir=$BUILD/check/linux
+"$TOP/scripts/tree.sh" --reset "$dir" || die "the series does not apply to a fresh base"
+mapfile -t files < <(series)
+log "series applies: ${#files[@]} patches"
+
+need_pkgs perl
+fail=0
+for f in "${files[@]}"; do
+	ignore=$(sed -n '/^---$/q; s/^checkpatch: \([A-Z_]*\):.*/\1/p' "$f" | paste -sd, -)
+	args=(--strict --show-types --no-summary --quiet --codespell)
+	[ -x /usr/bin/codespell ] || args=(--strict --show-types --no-summary --quiet)
+	[ -n "$ignore" ] && args+=(--ignore "$ignore")
+	if out=$(cd "$dir" && ./scripts/checkpatch.pl "${args[@]}" "$f" 2>&1) && [ -z "$out" ]; then
+		echo "ok   $(basename "$f")${ignore:+ (excused: $ignore)}"
+	else
+		echo "FAIL $(basename "$f")"
+		echo "$out" | sed 's/^/     /'
+		fail=1
+	fi
+done
+[ $fail -eq 0 ] || die "checkpatch found problems"
+log "check: clean"

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for the harness scripts.  Sourced, not executed.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+PATCHES=$TOP/patches
+CONFIGS=$TOP/configs
+
+# The base: Debian 12's linux-source-6.1, pinned.
+BASE_PKG=linux-source-6.1
+BASE_VERSION=${BASE_VERSION:-6.1.192-2}
+BASE_TARBALL=/usr/src/linux-source-6.1.tar.xz
+
+# Fixed identity and dates so that the base commit, the kernel build and
+# the exported series are the same on every machine and every run.
+export GIT_AUTHOR_NAME="${GIT_AUTHOR_NAME:-$(git config user.name 2>/dev/null || echo harness)}"
+export GIT_AUTHOR_EMAIL="${GIT_AUTHOR_EMAIL:-$(git config user.email 2>/dev/null || echo harness@localhost)}"
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME"
+export GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC"
+export KBUILD_BUILD_USER=harness
+export KBUILD_BUILD_HOST=harness
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+
+JOBS=${JOBS:-$(nproc)}
+
+log()  { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# phase NAME CMD...: run a command and print how long it took.
+phase() {
+	local name=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	log "phase $name: start"
+	"$@" || rc=$?
+	log "phase $name: $(( $(date +%s) - t0 ))s (rc=$rc)"
+	echo "$name $(( $(date +%s) - t0 ))" >> "$BUILD/phases.txt"
+	return $rc
+}
+
+# locked CMD...: run CMD holding the build lock, so that two kernel builds
+# or guests (two developers' agents on one 2-core machine) never overlap.
+locked() {
+	mkdir -p "$BUILD"
+	flock "$BUILD/.build-lock" "$@"
+}
+
+# Packages every command may need; need_pkgs installs only what is missing.
+need_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" -eq 0 ] || die "missing packages (run as root or install): ${missing[*]}"
+	log "installing: ${missing[*]}"
+	if [ ! -e "$BUILD/.apt-updated" ]; then
+		mkdir -p "$BUILD"
+		apt-get update -qq >&2 && touch "$BUILD/.apt-updated"
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >&2 ||
+		die "apt-get install failed for: ${missing[*]}"
+}
+
+# Install the pinned base package; fall back loudly to the newest 6.1.
+need_base() {
+	local have
+	have=$(dpkg-query -W -f='${Version}' $BASE_PKG 2>/dev/null || true)
+	[ "$have" = "$BASE_VERSION" ] && [ -f $BASE_TARBALL ] && return 0
+	[ "$(id -u)" -eq 0 ] || die "$BASE_PKG $BASE_VERSION is not installed"
+	mkdir -p "$BUILD"
+	[ -e "$BUILD/.apt-updated" ] || { apt-get update -qq >&2 && touch "$BUILD/.apt-updated"; }
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --allow-downgrades \
+		"$BASE_PKG=$BASE_VERSION" >&2; then
+		log "#############################################################"
+		log "WARNING: $BASE_PKG $BASE_VERSION is no longer in the archive."
+		log "WARNING: using the newest $BASE_PKG instead; the series must"
+		log "WARNING: prove itself by applying and passing the tests."
+		log "#############################################################"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $BASE_PKG >&2 ||
+			die "cannot install $BASE_PKG"
+	fi
+}
+
+# The kernel build dependencies for one architecture.
+need_build_deps() {
+	local pkgs=(make gcc flex bison bc libelf-dev libssl-dev cpio xz-utils
+		    ccache python3 rsync git)
+	case ${1:-x86_64} in
+	arm64) pkgs+=(gcc-aarch64-linux-gnu) ;;
+	esac
+	need_pkgs "${pkgs[@]}"
+}
+
+# The series: every numbered patch except the cover letter, in order.
+series() {
+	local f
+	for f in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -e "$f" ] || continue
+		case $(basename "$f") in 0000-*) continue ;; esac
+		echo "$f"
+	done
+}
+
+# patch ids of a list of patch files / of the commits after the base.
+patch_ids_of_files() {
+	local f
+	for f in "$@"; do git patch-id --stable < "$f" | cut -d' ' -f1; done
+}
+patch_ids_of_tree() {
+	local dir=$1 c
+	for c in $(git -C "$dir" rev-list --reverse "$(base_commit "$dir")..HEAD"); do
+		git -C "$dir" show "$c" | git patch-id --stable | cut -d' ' -f1
+	done
+}
+base_commit() {
+	git -C "$1" rev-list --max-parents=0 HEAD | tail -n 1
+}
+
+arch_kernel_image() {
+	case $1 in
+	x86_64) echo arch/x86/boot/bzImage ;;
+	arm64)  echo arch/arm64/boot/Image ;;
+	esac
+}
+
+# kmake ARCH SRC OBJ ARGS...: make in a kernel tree for one architecture.
+kmake() {
+	local arch=$1 src=$2 obj=$3
+	shift 3
+	case $arch in
+	x86_64)
+		make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" \
+			HOSTCC="ccache gcc" -j"$JOBS" "$@" ;;
+	arm64)
+		make -C "$src" O="$obj" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+			CC="ccache aarch64-linux-gnu-gcc" HOSTCC="ccache gcc" \
+			-j"$JOBS" "$@" ;;
+	*) die "unknown arch $arch" ;;
+	esac
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [--shell]: build what is missing, boot the x86_64 guest with the
+# committed series and run the demo (tests/demo.sh), or an interactive
+# shell with --shell.  TREE=build/linux boots the work tree instead.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$BUILD"
+: > "$BUILD/phases.txt"
+if [ -z "${TREE:-}" ]; then
+	TREE=$BUILD/test/linux
+	"$TOP/scripts/tree.sh" --reset --from-head "$TREE" >&2
+fi
+TREE=$(realpath "$TREE")
+obj=$BUILD/x86_64/obj
+locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$obj" >&2
+make -C "$TOP/tests" -s ARCH=x86_64 O="$BUILD/x86_64/progs" >&2
+
+out=$BUILD/x86_64/demo
+rm -rf "$out"
+mkdir -p "$out"
+base=$(base_commit "$TREE")
+{
+	echo "TREE=$TREE"
+	echo "PROGS=$BUILD/x86_64/progs"
+	echo "SERIES_HEAD=$(git -C "$TREE" rev-parse --short=12 HEAD)"
+	echo "SERIES_BASE='$(git -C "$TREE" log -1 --format=%s "$base")'"
+} > "$out/demo.env"
+git -C "$TREE" log --reverse --format='  %s' "$base..HEAD" > "$out/series.txt"
+
+if [ "${1:-}" = --shell ]; then
+	exec "$TOP/scripts/guest.sh" x86_64 "$obj/arch/x86/boot/bzImage" "$out" 0 --interactive
+fi
+printf '. /run/out/demo.env\nexport TREE PROGS SERIES_HEAD SERIES_BASE\nexec sh %s/tests/demo.sh\n' "$TOP" > "$out/job.sh"
+rc=0
+locked "$TOP/scripts/guest.sh" x86_64 "$obj/arch/x86/boot/bzImage" "$out" 600 >/dev/null 2>"$out/guest.err" || rc=$?
+cat "$out/job.log" 2>/dev/null
+if [ $rc -ne 0 ]; then
+	cat "$out/guest.err" >&2
+	die "the demo guest failed (rc=$rc); console: $out/console.log"
+fi

@@ -5,8 +5,9 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-PATCHES=$TOP/patches
-CONFIGS=$TOP/configs
+PATCHES=${PATCHES:-$TOP/patches}
+CONFIGS=${CONFIGS:-$TOP/configs}
+TESTS=${TESTS:-$TOP/tests}
 
 # The base: Debian 12's linux-source-6.1, pinned.
 BASE_PKG=linux-source-6.1
@@ -97,6 +98,20 @@ need_build_deps() {
 	arm64) pkgs+=(gcc-aarch64-linux-gnu) ;;
 	esac
 	need_pkgs "${pkgs[@]}"
+}
+
+# use_head: take patches/, configs/ and tests/ as committed in HEAD (what
+# make test and make run check), not as they are on disk.
+use_head() {
+	local snap=$BUILD/head
+	rm -rf "$snap"
+	mkdir -p "$snap"
+	git -C "$TOP" archive HEAD patches configs tests | tar -x -C "$snap" ||
+		die "cannot read patches/, configs/ and tests/ from HEAD"
+	if [ -n "$(git -C "$TOP" status --porcelain -- patches configs tests)" ]; then
+		log "note: patches/, configs/ or tests/ have uncommitted changes; using HEAD's"
+	fi
+	export PATCHES=$snap/patches CONFIGS=$snap/configs TESTS=$snap/tests
 }
 
 # The series: every numbered patch except the cover letter, in order.

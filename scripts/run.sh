@@ -9,13 +9,14 @@
 mkdir -p "$BUILD"
 : > "$BUILD/phases.txt"
 if [ -z "${TREE:-}" ]; then
+	use_head
 	TREE=$BUILD/test/linux
-	"$TOP/scripts/tree.sh" --reset --from-head "$TREE" >&2
+	"$TOP/scripts/tree.sh" --reset "$TREE" >&2
 fi
 TREE=$(realpath "$TREE")
 obj=$BUILD/x86_64/obj
 locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$obj" >&2
-make -C "$TOP/tests" -s ARCH=x86_64 O="$BUILD/x86_64/progs" >&2
+make -C "$TESTS" -s ARCH=x86_64 O="$BUILD/x86_64/progs" >&2
 
 out=$BUILD/x86_64/demo
 rm -rf "$out"
@@ -32,7 +33,7 @@ git -C "$TREE" log --reverse --format='  %s' "$base..HEAD" > "$out/series.txt"
 if [ "${1:-}" = --shell ]; then
 	exec "$TOP/scripts/guest.sh" x86_64 "$obj/arch/x86/boot/bzImage" "$out" 0 --interactive
 fi
-printf '. /run/out/demo.env\nexport TREE PROGS SERIES_HEAD SERIES_BASE\nexec sh %s/tests/demo.sh\n' "$TOP" > "$out/job.sh"
+printf '. /run/out/demo.env\nexport TREE PROGS SERIES_HEAD SERIES_BASE\nexec sh %s/demo.sh\n' "$TESTS" > "$out/job.sh"
 rc=0
 locked "$TOP/scripts/guest.sh" x86_64 "$obj/arch/x86/boot/bzImage" "$out" 600 >/dev/null 2>"$out/guest.err" || rc=$?
 cat "$out/job.log" 2>/dev/null

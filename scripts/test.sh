@@ -13,16 +13,17 @@
 . "$(dirname "$0")/lib.sh"
 
 ARCHES=${ARCHES:-x86_64 arm64}
-SUITES=$TOP/tests/suites
 t_start=$(date +%s)
 mkdir -p "$BUILD"
 : > "$BUILD/phases.txt"
 
 if [ -z "${TREE:-}" ]; then
+	use_head
 	TREE=$BUILD/test/linux
-	phase tree "$TOP/scripts/tree.sh" --reset --from-head "$TREE"
+	phase tree "$TOP/scripts/tree.sh" --reset "$TREE"
 fi
 TREE=$(realpath "$TREE")
+SUITES=$TESTS/suites
 
 # The suites of one arch: "SUITE KIND WHAT" lines.
 suites_of() {
@@ -43,7 +44,7 @@ build_tests() {
 			{ tail -30 "$BUILD/$arch/kselftest-build.log" >&2; die "$arch: kselftest build failed"; }
 	fi
 	[ "$arch" = arm64 ] && need_pkgs gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
-	make -C "$TOP/tests" -s ARCH="$arch" O="$BUILD/$arch/progs" >&2 ||
+	make -C "$TESTS" -s ARCH="$arch" O="$BUILD/$arch/progs" >&2 ||
 		die "$arch: harness test programs failed to build"
 }
 
@@ -76,9 +77,9 @@ write_job() {
 
 run_arch() {
 	local arch=$1 obj=$BUILD/$1/obj out=$BUILD/$1/guest rc=0
+	rm -rf "$out"
 	phase "build-$arch" locked "$TOP/scripts/build.sh" "$arch" "$TREE" "$obj" || return 1
 	phase "tests-$arch" build_tests "$arch" || return 1
-	rm -rf "$out"
 	mkdir -p "$out"
 	if [ "$arch" = x86_64 ]; then
 		write_job "$arch" "$out" "$BUILD/$arch/kselftest" "$BUILD/$arch/progs"

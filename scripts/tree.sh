@@ -1,41 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tree.sh [--reset] [--from-head] DIR
+# tree.sh [--reset] DIR
 #
 # Make DIR a git work tree holding the base (first commit) and one commit
 # per patch of the series.  An existing DIR whose commits already equal the
 # series is left alone.  A dirty or diverged DIR is reported and left alone,
 # unless --reset is given (used for the harness-owned test tree only).
-# --from-head takes the series as committed in the repository's HEAD rather
-# than as it is on disk.
 . "$(dirname "$0")/lib.sh"
 
-reset=0 from_head=0
-while [ $# -gt 1 ]; do
-	case $1 in
-	--reset) reset=1 ;;
-	--from-head) from_head=1 ;;
-	*) die "usage: tree.sh [--reset] [--from-head] DIR" ;;
-	esac
-	shift
-done
-[ $# -eq 1 ] || die "usage: tree.sh [--reset] [--from-head] DIR"
+reset=0
+[ "${1:-}" = --reset ] && { reset=1; shift; }
+[ $# -eq 1 ] || die "usage: tree.sh [--reset] DIR"
 dir=$1
-
-# The series to apply, as files.
-pdir=$PATCHES
-if [ $from_head -eq 1 ]; then
-	pdir=$BUILD/series-head
-	rm -rf "$pdir"
-	mkdir -p "$pdir"
-	git -C "$TOP" archive HEAD patches 2>/dev/null | tar -x -C "$pdir" --strip-components=1 ||
-		true
-	if [ -n "$(git -C "$TOP" status --porcelain -- patches)" ]; then
-		log "note: patches/ has uncommitted changes; testing the committed series (HEAD)"
-	fi
-fi
-mapfile -t files < <(PATCHES=$pdir series)
+mapfile -t files < <(series)
 
 make_base() {
 	need_base

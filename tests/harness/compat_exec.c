@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ int main(void)
 	unsigned char ident[EI_NIDENT] = { 0 };
 	struct utsname u;
 	unsigned long top = 0;
+	const char *platform;
 	char line[512];
 	FILE *maps;
 	int fd;
@@ -40,11 +42,16 @@ int main(void)
 	result(ident[EI_CLASS] == ELFCLASS32 && sizeof(long) == 4,
 	       "elf_class_is_32bit");
 
-	/* The 64-bit kernel reports a compat machine name for us. */
-	result(uname(&u) == 0 && (!strcmp(u.machine, "armv8l") ||
-				  !strcmp(u.machine, "armv7l")),
-	       "uname_is_aarch32");
-	printf("# machine %s, kernel %s\n", u.machine, u.release);
+	/*
+	 * The 64-bit kernel runs us as a compat task: it hands us the
+	 * AArch32 platform string, while uname still names the 64-bit
+	 * machine (no PER_LINUX32 personality was asked for).
+	 */
+	platform = (const char *)getauxval(AT_PLATFORM);
+	result(uname(&u) == 0 && !strcmp(u.machine, "aarch64") &&
+	       platform && !strcmp(platform, "v8l"), "compat_task_on_arm64");
+	printf("# machine %s, platform %s, kernel %s\n", u.machine,
+	       platform ? platform : "(none)", u.release);
 
 	/* Every mapping, including the stack, lies below 4 GiB. */
 	maps = fopen("/proc/self/maps", "r");

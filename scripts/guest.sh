@@ -36,7 +36,7 @@ kvm_ok() {
 	[ "$(cat "$stamp")" = 1 ]
 }
 
-cmdline="root=root rootfstype=9p rootflags=version=9p2000.L,trans=virtio,access=any,msize=262144,cache=loose"
+cmdline="root=root rootfstype=9p rootflags=version=9p2000.L,trans=virtio,access=any,msize=262144"
 cmdline+=" ro panic=-1 printk.devkmsg=on"
 share_out=(-fsdev "local,id=out,path=$out,security_model=none"
 	   -device "virtio-9p-pci,fsdev=out,mount_tag=out")

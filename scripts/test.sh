@@ -92,7 +92,7 @@ run_arch() {
 		write_job "$arch" "$out" /opt/kselftest /opt/tests
 	fi
 	phase "guest-$arch" locked "$TOP/scripts/guest.sh" "$arch" "$obj/$(arch_kernel_image "$arch")" \
-		"$out" "${GUEST_TIMEOUT:-1500}" || rc=$?
+		"$out" "${GUEST_TIMEOUT:-900}" || rc=$?
 	return $rc
 }
 

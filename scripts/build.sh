@@ -22,7 +22,7 @@ log "$arch: configuring (tinyconfig + ${frags[*]##*/})"
 kmake "$arch" "$src" "$obj" -s tinyconfig >/dev/null
 cat "${frags[@]}" > "$obj/.harness-fragments"
 (cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config \
-	.harness-fragments >/dev/null)
+	.harness-fragments >"$obj/config.log" 2>&1) || { cat "$obj/config.log" >&2; die "$arch: merge_config failed"; }
 kmake "$arch" "$src" "$obj" -s olddefconfig >/dev/null
 
 # Every requested option must be in the final configuration.

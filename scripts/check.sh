@@ -12,7 +12,10 @@ dir=$BUILD/check/linux
 mapfile -t files < <(series)
 log "series applies: ${#files[@]} patches"
 
-need_pkgs perl
+# checkpatch runs scripts/spdxcheck.py, which wants Debian's python3 with
+# ply and GitPython (not whatever python3 comes first in PATH).
+need_pkgs perl python3 python3-ply python3-git
+export PATH=/usr/bin:/bin:$PATH
 fail=0
 for f in "${files[@]}"; do
 	ignore=$(sed -n '/^---$/q; s/^checkpatch: \([A-Z_]*\):.*/\1/p' "$f" | paste -sd, -)

@@ -23,7 +23,8 @@ kmake "$arch" "$src" "$obj" -s tinyconfig >/dev/null
 cat "${frags[@]}" > "$obj/.harness-fragments"
 (cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config \
 	.harness-fragments >"$obj/config.log" 2>&1) || { cat "$obj/config.log" >&2; die "$arch: merge_config failed"; }
-kmake "$arch" "$src" "$obj" -s olddefconfig >/dev/null
+kmake "$arch" "$src" "$obj" -s olddefconfig >>"$obj/config.log" 2>&1 ||
+	{ cat "$obj/config.log" >&2; die "$arch: olddefconfig failed"; }
 
 # Every requested option must be in the final configuration.
 bad=0

@@ -7,7 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$BUILD"
-: > "$BUILD/phases.txt"
 if [ -z "${TREE:-}" ]; then
 	use_head
 	TREE=$BUILD/test/linux

@@ -3,7 +3,7 @@
 
 S := scripts
 
-.PHONY: help tree export check bisect-check test run shell clean
+.PHONY: help tree export check bisect-check test run shell bench clean
 help:
 	@echo "make run           boot the patched x86_64 kernel and show what the series adds"
 	@echo "make test          build both kernels and the tests, run every suite in QEMU"
@@ -11,6 +11,7 @@ help:
 	@echo "make export        write the work tree's commits back into patches/"
 	@echo "make check         the series applies to a fresh base and passes checkpatch --strict"
 	@echo "make bisect-check  build the x86_64 kernel at every patch"
+	@echo "make bench         run the benchmarks in the guest (ratios measured side by side)"
 	@echo "make shell         boot the x86_64 guest with an interactive shell"
 
 tree:
@@ -33,6 +34,9 @@ run:
 
 shell:
 	$(S)/run.sh --shell
+
+bench:
+	$(S)/bench.sh
 
 clean:
 	rm -rf build

@@ -15,7 +15,7 @@ fi
 TREE=$(realpath "$TREE")
 obj=$BUILD/x86_64/obj
 locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$obj" >&2
-make -C "$TESTS" -s ARCH=x86_64 O="$BUILD/x86_64/progs" >&2
+make -C "$TESTS" -s ARCH=x86_64 O="$BUILD/x86_64/progs" KHDR="$obj/usr/include" >&2
 
 out=$BUILD/x86_64/demo
 rm -rf "$out"

@@ -38,8 +38,13 @@ build_kselftests() {
 	targets=$(suites_of "$arch" | awk '$2 == "kselftest" { print $3 }
 		$2 == "ktap" { split($3, p, "/"); print p[1] }' | sort -u | tr '\n' ' ')
 	[ -n "$targets" ] || return 0
-	[ "$arch" = arm64 ] && args=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
-				     "CC=aarch64-linux-gnu-gcc -static")
+	if [ "$arch" = arm64 ]; then
+		# compat_callchain builds 32-bit ARM programs with gcc and clang.
+		need_pkgs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf \
+			libc6-dev-armhf-cross libc6-dev-arm64-cross clang lld
+		args=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+		      "CC=aarch64-linux-gnu-gcc -static")
+	fi
 	make -C "$TREE/tools/testing/selftests" -s -j"$JOBS" "${args[@]}" \
 		O="$obj" TARGETS="$targets" KSFT_INSTALL_PATH="$ksft" install \
 		> "$BUILD/$arch/kselftest-build.log" 2>&1 ||
@@ -74,7 +79,7 @@ build_tests() {
 	build_kselftests "$arch"
 	[ "$arch" = arm64 ] && build_ktap32
 	[ "$arch" = arm64 ] && need_pkgs gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
-	make -C "$TESTS" -s ARCH="$arch" O="$BUILD/$arch/progs" >&2 ||
+	make -C "$TESTS" -s ARCH="$arch" O="$BUILD/$arch/progs" KHDR="$BUILD/$arch/obj/usr/include" >&2 ||
 		die "$arch: harness test programs failed to build"
 }
 

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * buildid: what one build-ID parse of a cached binary costs in the kernel,
+ * fault-free and sleepable, next to user space doing the same job.
+ *
+ * Each kernel cost is the difference of two otherwise identical calls
+ * timed side by side in one run:
+ *  - fault-free: a raw-tracepoint BPF program run with BPF_PROG_TEST_RUN
+ *    takes one user frame with bpf_get_stack(BPF_F_USER_STACK), with and
+ *    without BPF_F_USER_BUILD_ID; the program is static, so the frame
+ *    lies in its own file, whose build ID the first call parses with the
+ *    fault-free parser;
+ *  - sleepable: PROCMAP_QUERY on the program's executable mapping, with
+ *    and without a build-ID buffer.
+ * The user-space baseline opens the program's file and finds the note
+ * with pread().  The program first copies itself to tmpfs and runs from
+ * there, so that every side reads the same cached file (the guest's root
+ * is 9p, where user-space reads would cost a round trip each).
+ * Rounds alternate the variants; the median round counts.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <linux/fs.h>
+
+#ifndef PROCMAP_QUERY
+/* The ABI, for builds against headers without it (DESIGN.md section 2). */
+struct procmap_query {
+	__u64 size, query_flags, query_addr, vma_start, vma_end, vma_flags;
+	__u64 vma_page_size, vma_offset, inode;
+	__u32 dev_major, dev_minor, vma_name_size, build_id_size;
+	__u64 vma_name_addr, build_id_addr;
+};
+#define PROCMAP_QUERY _IOWR('f', 17, struct procmap_query)
+#endif
+
+#define ROUNDS 9
+#define COPY "/tmp/buildid-bench"
+#define ITERS 2000
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+/* ---- fault-free: bpf_get_stack with a build ID, from BPF_PROG_TEST_RUN */
+
+static int load_stack_prog(__u64 flags)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 6, .src_reg = 1 },
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = 10, .off = -8 },
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = 10, .off = -16 },
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = 10, .off = -24 },
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = 10, .off = -32 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 1, .src_reg = 6 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 2, .src_reg = 10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 2, .imm = -32 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 3, .imm = 32 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 4, .imm = (int)flags },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_stack },
+		/* return the first entry's status (or low bits of its IP) */
+		{ .code = BPF_LDX | BPF_MEM | BPF_W, .dst_reg = 0, .src_reg = 10, .off = -32 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	char log[4096] = "";
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	attr.insns = (__u64)(uintptr_t)insns;
+	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.license = (__u64)(uintptr_t)"GPL";
+	attr.log_buf = (__u64)(uintptr_t)log;
+	attr.log_size = sizeof(log);
+	attr.log_level = 1;
+	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd < 0)
+		fprintf(stderr, "# BPF_PROG_LOAD: %s\n%s\n", strerror(errno), log);
+	return fd;
+}
+
+static int run_prog(int fd, __u32 *retval)
+{
+	union bpf_attr attr;
+	int err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = fd;
+	err = syscall(__NR_bpf, BPF_PROG_TEST_RUN, &attr, sizeof(attr));
+	*retval = attr.test.retval;
+	return err;
+}
+
+static double time_prog(int fd)
+{
+	double t0 = now_ns();
+	__u32 r;
+	int i;
+
+	for (i = 0; i < ITERS; i++)
+		run_prog(fd, &r);
+	return (now_ns() - t0) / ITERS;
+}
+
+/* ---- sleepable: PROCMAP_QUERY with and without a build ID */
+
+static int query(int fd, unsigned long addr, unsigned char *id)
+{
+	struct procmap_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.size = sizeof(q);
+	q.query_addr = addr;
+	if (id) {
+		q.build_id_addr = (__u64)(uintptr_t)id;
+		q.build_id_size = 20;
+	}
+	if (ioctl(fd, PROCMAP_QUERY, &q))
+		return -errno;
+	return id ? (int)q.build_id_size : 0;
+}
+
+static double time_query(int fd, unsigned long addr, unsigned char *id)
+{
+	double t0 = now_ns();
+	int i;
+
+	for (i = 0; i < ITERS; i++)
+		query(fd, addr, id);
+	return (now_ns() - t0) / ITERS;
+}
+
+/* ---- user space: open the file, walk the program headers, find the note */
+
+static int user_build_id(const char *path, unsigned char *id)
+{
+	unsigned char buf[4096];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd, i, len = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+		goto out;
+	for (i = 0; i < eh.e_phnum && len < 0; i++) {
+		size_t off = 0, n;
+
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) != sizeof(ph))
+			goto out;
+		if (ph.p_type != PT_NOTE)
+			continue;
+		n = ph.p_filesz < sizeof(buf) ? ph.p_filesz : sizeof(buf);
+		if (pread(fd, buf, n, ph.p_offset) != (ssize_t)n)
+			goto out;
+		while (off + sizeof(Elf64_Nhdr) <= n) {
+			Elf64_Nhdr *nh = (Elf64_Nhdr *)(buf + off);
+			size_t name = off + sizeof(*nh);
+			size_t desc = name + ((nh->n_namesz + 3) & ~3u);
+
+			if (desc + nh->n_descsz > n)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    !memcmp(buf + name, "GNU", 4) && nh->n_descsz <= 20) {
+				memcpy(id, buf + desc, nh->n_descsz);
+				len = nh->n_descsz;
+				break;
+			}
+			off = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+out:
+	close(fd);
+	return len;
+}
+
+static double time_user(const char *path)
+{
+	unsigned char id[20];
+	double t0 = now_ns();
+	int i;
+
+	for (i = 0; i < ITERS; i++)
+		user_build_id(path, id);
+	return (now_ns() - t0) / ITERS;
+}
+
+/* The program's executable mapping: its start address and path. */
+static int find_self(unsigned long *addr, char *path, size_t size)
+{
+	char line[512], perms[8], file[400];
+	unsigned long s, e;
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		file[0] = 0;
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %399s", &s, &e, perms, file) >= 3 &&
+		    perms[2] == 'x' && !strcmp(file, COPY)) {
+			*addr = s;
+			snprintf(path, size, "%s", file);
+			found = 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+/* Copy this program to tmpfs and run the copy. */
+static void run_from_tmpfs(char **argv)
+{
+	char buf[65536];
+	ssize_t n;
+	int in, out;
+
+	if (!strcmp(argv[0], COPY))
+		return;
+	in = open("/proc/self/exe", O_RDONLY);
+	out = open(COPY, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			break;
+	close(in);
+	close(out);
+	argv[0] = COPY;
+	execv(COPY, argv);
+	perror("exec " COPY);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	double nofault[ROUNDS], sleepable[ROUNDS], user[ROUNDS];
+	unsigned char kid[20], uid[20];
+	int with, without, mfd, r, ulen, have_query;
+	unsigned long self_addr;
+	char self[400];
+	__u32 ret;
+
+	run_from_tmpfs(argv);
+	if (find_self(&self_addr, self, sizeof(self))) {
+		printf("# buildid: no executable mapping of %s\n", COPY);
+		return 1;
+	}
+	ulen = user_build_id(self, uid);
+	with = load_stack_prog(BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+	without = load_stack_prog(BPF_F_USER_STACK);
+	if (ulen <= 0 || with < 0 || without < 0) {
+		printf("# buildid: setup failed (%s, id %d)\n", self, ulen);
+		return 1;
+	}
+	/* The measured call must really take the build-ID path. */
+	if (run_prog(with, &ret) || ret != BPF_STACK_BUILD_ID_VALID) {
+		printf("# buildid: bpf_get_stack gave status %u, not VALID\n", ret);
+		return 1;
+	}
+	mfd = open("/proc/self/maps", O_RDONLY);
+	r = query(mfd, self_addr, kid);
+	have_query = r == ulen && !memcmp(kid, uid, ulen);
+	if (!have_query)
+		printf("# buildid: PROCMAP_QUERY unavailable or wrong (%d)\n", r);
+
+	for (r = 0; r < ROUNDS; r++) {
+		nofault[r] = time_prog(with) - time_prog(without);
+		sleepable[r] = have_query ? time_query(mfd, self_addr, kid) -
+					    time_query(mfd, self_addr, NULL) : 0;
+		user[r] = time_user(self);
+	}
+	printf("# buildid: %s, %d-byte ID, %d rounds of %d calls\n", self, ulen,
+	       ROUNDS, ITERS);
+	printf("bench buildid.nofault_ns %.0f ns\n", median(nofault, ROUNDS));
+	if (have_query)
+		printf("bench buildid.sleepable_ns %.0f ns\n", median(sleepable, ROUNDS));
+	printf("bench buildid.userspace_ratio %.1f x\n",
+	       median(user, ROUNDS) / median(nofault, ROUNDS));
+	return 0;
+}

@@ -32,41 +32,11 @@
 #include <linux/bpf.h>
 #include <linux/fs.h>
 
-#ifndef PROCMAP_QUERY
-/* The ABI, for builds against headers without it (DESIGN.md section 2). */
-struct procmap_query {
-	__u64 size, query_flags, query_addr, vma_start, vma_end, vma_flags;
-	__u64 vma_page_size, vma_offset, inode;
-	__u32 dev_major, dev_minor, vma_name_size, build_id_size;
-	__u64 vma_name_addr, build_id_addr;
-};
-#define PROCMAP_QUERY _IOWR('f', 17, struct procmap_query)
-#endif
+#include "common.h"
 
 #define ROUNDS 9
 #define COPY "/tmp/buildid-bench"
 #define ITERS 2000
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
 
 /* ---- fault-free: bpf_get_stack with a build ID, from BPF_PROG_TEST_RUN */
 
@@ -157,51 +127,6 @@ static double time_query(int fd, unsigned long addr, unsigned char *id)
 	return (now_ns() - t0) / ITERS;
 }
 
-/* ---- user space: open the file, walk the program headers, find the note */
-
-static int user_build_id(const char *path, unsigned char *id)
-{
-	unsigned char buf[4096];
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	int fd, i, len = -1;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
-		goto out;
-	for (i = 0; i < eh.e_phnum && len < 0; i++) {
-		size_t off = 0, n;
-
-		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) != sizeof(ph))
-			goto out;
-		if (ph.p_type != PT_NOTE)
-			continue;
-		n = ph.p_filesz < sizeof(buf) ? ph.p_filesz : sizeof(buf);
-		if (pread(fd, buf, n, ph.p_offset) != (ssize_t)n)
-			goto out;
-		while (off + sizeof(Elf64_Nhdr) <= n) {
-			Elf64_Nhdr *nh = (Elf64_Nhdr *)(buf + off);
-			size_t name = off + sizeof(*nh);
-			size_t desc = name + ((nh->n_namesz + 3) & ~3u);
-
-			if (desc + nh->n_descsz > n)
-				break;
-			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-			    !memcmp(buf + name, "GNU", 4) && nh->n_descsz <= 20) {
-				memcpy(id, buf + desc, nh->n_descsz);
-				len = nh->n_descsz;
-				break;
-			}
-			off = desc + ((nh->n_descsz + 3) & ~3u);
-		}
-	}
-out:
-	close(fd);
-	return len;
-}
-
 static double time_user(const char *path)
 {
 	unsigned char id[20];
@@ -235,28 +160,6 @@ static int find_self(unsigned long *addr, char *path, size_t size)
 	return found ? 0 : -1;
 }
 
-/* Copy this program to tmpfs and run the copy. */
-static void run_from_tmpfs(char **argv)
-{
-	char buf[65536];
-	ssize_t n;
-	int in, out;
-
-	if (!strcmp(argv[0], COPY))
-		return;
-	in = open("/proc/self/exe", O_RDONLY);
-	out = open(COPY, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			break;
-	close(in);
-	close(out);
-	argv[0] = COPY;
-	execv(COPY, argv);
-	perror("exec " COPY);
-	exit(1);
-}
-
 int main(int argc, char **argv)
 {
 	double nofault[ROUNDS], sleepable[ROUNDS], user[ROUNDS];
@@ -266,7 +169,7 @@ int main(int argc, char **argv)
 	char self[400];
 	__u32 ret;
 
-	run_from_tmpfs(argv);
+	run_from_tmpfs(argv, COPY);
 	if (find_self(&self_addr, self, sizeof(self))) {
 		printf("# buildid: no executable mapping of %s\n", COPY);
 		return 1;

@@ -4,5 +4,7 @@
 # "bench NAME VALUE UNIT" lines and "# " comments.
 echo 0 > /proc/sys/kernel/perf_event_paranoid
 rc=0
-"$BENCH/buildid" || rc=1
+for b in buildid procmap; do
+	"$BENCH/$b" || rc=1
+done
 exit $rc

@@ -7,15 +7,8 @@
 # in one run, so the noisy 2-core host affects both sides alike.
 . "$(dirname "$0")/lib.sh"
 
-mkdir -p "$BUILD"
-if [ -z "${TREE:-}" ]; then
-	use_head
-	TREE=$BUILD/test/linux
-	"$TOP/scripts/tree.sh" --reset "$TREE" >&2
-fi
-TREE=$(realpath "$TREE")
-obj=$BUILD/x86_64/obj
-locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$obj" >&2
+build_x86_kernel
+obj=$OBJ
 make -C "$TOP/bench" -s O="$BUILD/bench" KHDR="$obj/usr/include" >&2 ||
 	die "benchmarks failed to build"
 

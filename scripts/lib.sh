@@ -161,3 +161,16 @@ kmake() {
 	*) die "unknown arch $arch" ;;
 	esac
 }
+
+# build_x86_kernel: make the tree (the series committed in HEAD, unless
+# TREE names another) and build its x86_64 kernel; sets TREE and OBJ.
+build_x86_kernel() {
+	if [ -z "${TREE:-}" ]; then
+		use_head
+		TREE=$BUILD/test/linux
+		"$TOP/scripts/tree.sh" --reset "$TREE" >&2
+	fi
+	TREE=$(realpath "$TREE")
+	OBJ=$BUILD/x86_64/obj
+	locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$OBJ" >&2
+}

@@ -6,15 +6,8 @@
 # shell with --shell.  TREE=build/linux boots the work tree instead.
 . "$(dirname "$0")/lib.sh"
 
-mkdir -p "$BUILD"
-if [ -z "${TREE:-}" ]; then
-	use_head
-	TREE=$BUILD/test/linux
-	"$TOP/scripts/tree.sh" --reset "$TREE" >&2
-fi
-TREE=$(realpath "$TREE")
-obj=$BUILD/x86_64/obj
-locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$obj" >&2
+build_x86_kernel
+obj=$OBJ
 make -C "$TESTS" -s ARCH=x86_64 O="$BUILD/x86_64/progs" KHDR="$obj/usr/include" >&2
 
 out=$BUILD/x86_64/demo

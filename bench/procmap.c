@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * procmap: resolving profiler addresses with /proc/self/maps text against
+ * the PROCMAP_QUERY ioctl, side by side in one run.
+ *
+ * The process gets about 650 VMAs (anonymous, file-backed, executable and
+ * not) and a batch of 3,200 "captured" addresses of which 460 are unique.
+ *  sparse:        the unique addresses fall into 5 executable file mappings
+ *                 (as real samples do); the text path reads and parses the
+ *                 whole maps file per batch, the ioctl path keeps a small
+ *                 cache of VMAs it was given and asks only on a miss;
+ *  sparse_spread: every unique address lies in a different mapping;
+ *  exec_list:     list every executable file-backed VMA with its name;
+ *  build_id:      the same with build IDs (the text path opens each file);
+ *  query_over_floor: one query (no name, no build ID) over an unknown
+ *                 ioctl command on the same fd.
+ * Every path checks its answers against the other's.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/fs.h>
+#include "common.h"
+
+#define ROUNDS 7
+#define NADDR 3200
+#define NUNIQ 460
+#define MAXV 2048
+#define NEXEC_COPIES 4
+#define COPY "/tmp/procmap-bench"
+
+struct vma {
+	unsigned long start, end, off;
+	int exec;
+	char name[256];
+};
+
+struct res {
+	unsigned long off;
+	const char *name;
+};
+
+static struct vma text[MAXV];
+static int ntext;
+static char mapsbuf[1 << 20];
+
+/* Text path: read the whole file and parse every line. */
+static void parse_text(int fd)
+{
+	char *p, *nl;
+	ssize_t n, len = 0;
+
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, mapsbuf + len, sizeof(mapsbuf) - 1 - len)) > 0)
+		len += n;
+	mapsbuf[len] = 0;
+	ntext = 0;
+	for (p = mapsbuf; *p && ntext < MAXV; p = nl + 1) {
+		struct vma *v = &text[ntext++];
+		char perms[5];
+		int pos = 0;
+
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = 0;
+		v->name[0] = 0;
+		sscanf(p, "%lx-%lx %4s %lx %*s %*s %n", &v->start, &v->end, perms,
+		       &v->off, &pos);
+		if (pos)
+			snprintf(v->name, sizeof(v->name), "%s", p + pos);
+		v->exec = perms[2] == 'x';
+	}
+}
+
+static struct vma *text_find(unsigned long a)
+{
+	int lo = 0, hi = ntext - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (a < text[mid].start)
+			hi = mid - 1;
+		else if (a >= text[mid].end)
+			lo = mid + 1;
+		else
+			return &text[mid];
+	}
+	return NULL;
+}
+
+static void text_batch(int fd, const unsigned long *addr, struct res *out)
+{
+	int i;
+
+	parse_text(fd);
+	for (i = 0; i < NADDR; i++) {
+		struct vma *v = text_find(addr[i]);
+
+		out[i].off = v ? addr[i] - v->start + v->off : 0;
+		out[i].name = v ? v->name : "";
+	}
+}
+
+/* ioctl path: a small cache of the VMAs the kernel gave us. */
+static struct vma cache[MAXV];
+static int ncache, nqueries;
+
+static int query(int fd, unsigned long a, __u64 flags, struct vma *v,
+		 unsigned char *id, __u32 *idlen)
+{
+	struct procmap_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.size = sizeof(q);
+	q.query_addr = a;
+	q.query_flags = flags;
+	q.vma_name_addr = (__u64)(uintptr_t)v->name;
+	q.vma_name_size = sizeof(v->name);
+	if (id) {
+		q.build_id_addr = (__u64)(uintptr_t)id;
+		q.build_id_size = 20;
+	}
+	nqueries++;
+	if (ioctl(fd, PROCMAP_QUERY, &q))
+		return -errno;
+	v->start = q.vma_start;
+	v->end = q.vma_end;
+	v->off = q.vma_offset;
+	v->exec = !!(q.vma_flags & PROCMAP_QUERY_VMA_EXECUTABLE);
+	if (!q.vma_name_size)
+		v->name[0] = 0;
+	if (idlen)
+		*idlen = q.build_id_size;
+	return 0;
+}
+
+/* The cheapest query: the covering VMA, no name, no build ID. */
+static int bare_query(int fd, unsigned long a)
+{
+	struct procmap_query q = { .size = sizeof(q), .query_addr = a };
+
+	return ioctl(fd, PROCMAP_QUERY, &q);
+}
+
+static void ioctl_batch(int fd, const unsigned long *addr, struct res *out)
+{
+	int i, j;
+
+	ncache = 0;
+	for (i = 0; i < NADDR; i++) {
+		struct vma *v = NULL;
+
+		for (j = 0; j < ncache; j++)
+			if (addr[i] >= cache[j].start && addr[i] < cache[j].end) {
+				v = &cache[j];
+				break;
+			}
+		if (!v && ncache < MAXV && !query(fd, addr[i], 0, &cache[ncache], NULL, NULL))
+			v = &cache[ncache++];
+		out[i].off = v ? addr[i] - v->start + v->off : 0;
+		out[i].name = v ? v->name : "";
+	}
+}
+
+static int same(const struct res *a, const struct res *b)
+{
+	int i;
+
+	for (i = 0; i < NADDR; i++)
+		if (a[i].off != b[i].off || strcmp(a[i].name, b[i].name))
+			return 0;
+	return 1;
+}
+
+/* ---- the workload */
+
+static unsigned long uniq_sparse[NUNIQ], uniq_spread[NUNIQ];
+static unsigned long batch_sparse[NADDR], batch_spread[NADDR];
+
+static void make_batch(const unsigned long *uniq, unsigned long *batch)
+{
+	int i;
+
+	for (i = 0; i < NADDR; i++)
+		batch[i] = uniq[i % NUNIQ];
+	for (i = NADDR - 1; i > 0; i--) {
+		int j = rand() % (i + 1);
+		unsigned long t = batch[i];
+
+		batch[i] = batch[j];
+		batch[j] = t;
+	}
+}
+
+static int make_vmas(const char *self)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	int i, fd, nexec = 0, k = 0;
+	char path[64];
+
+	/* Executable copies of this program on tmpfs, mapped like a library. */
+	for (i = 0; i < NEXEC_COPIES; i++) {
+		char buf[65536];
+		ssize_t n;
+		int in = open(self, O_RDONLY), out;
+
+		snprintf(path, sizeof(path), "/tmp/procmap-bench-lib%d", i);
+		out = open(path, O_RDWR | O_CREAT | O_TRUNC, 0755);
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, n) != n)
+				return -1;
+		close(in);
+		if (mmap(NULL, 64 * pg, PROT_READ | PROT_EXEC, MAP_PRIVATE, out, 0) == MAP_FAILED)
+			return -1;
+		close(out);
+	}
+	/* File-backed, not executable: pages of a data file, not adjacent. */
+	fd = open("/tmp/procmap-bench-data", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, 256 * pg))
+		return -1;
+	for (i = 0; i < 100; i++) {
+		char *p = mmap(NULL, 2 * pg, PROT_READ, MAP_PRIVATE, fd, (i * 2 % 256) * pg);
+
+		if (p == MAP_FAILED)
+			return -1;
+		munmap(p + pg, pg);	/* a hole keeps neighbours apart */
+	}
+	close(fd);
+	/* Anonymous: two VMAs each (the protections differ), none merge. */
+	for (i = 0; i < 250; i++) {
+		char *p = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return -1;
+		mprotect(p, pg, i & 1 ? PROT_READ : PROT_NONE);
+	}
+
+	/* Pick the addresses from the text view (the ground truth). */
+	fd = open("/proc/self/maps", O_RDONLY);
+	parse_text(fd);
+	close(fd);
+	for (i = 0; i < ntext; i++)
+		nexec += text[i].exec && text[i].name[0] == '/';
+	for (i = 0; i < NUNIQ; i++) {
+		int n = i % nexec, j;
+
+		for (j = 0; j < ntext; j++)
+			if (text[j].exec && text[j].name[0] == '/' && !n--)
+				break;
+		uniq_sparse[i] = text[j].start +
+			(unsigned long)rand() % (text[j].end - text[j].start);
+	}
+	for (i = 0; i < ntext && k < NUNIQ; i++)
+		if (strcmp(text[i].name, "[vsyscall]"))
+			uniq_spread[k++] = text[i].start;
+	printf("# procmap: %d VMAs, %d executable file-backed, %d addresses, %d unique\n",
+	       ntext, nexec, NADDR, NUNIQ);
+	return k == NUNIQ ? 0 : -1;
+}
+
+/* ---- listing executable file-backed VMAs, with and without build IDs */
+
+static int text_exec_list(int fd, int with_id)
+{
+	unsigned char id[20];
+	int i, n = 0;
+
+	parse_text(fd);
+	for (i = 0; i < ntext; i++)
+		if (text[i].exec && text[i].name[0] == '/') {
+			if (with_id)
+				user_build_id(text[i].name, id);
+			n++;
+		}
+	return n;
+}
+
+static int ioctl_exec_list(int fd, int with_id)
+{
+	unsigned char id[20];
+	unsigned long a = 0;
+	struct vma v;
+	__u32 len;
+	int n = 0;
+
+	while (!query(fd, a, PROCMAP_QUERY_COVERING_OR_NEXT_VMA |
+		      PROCMAP_QUERY_VMA_EXECUTABLE | PROCMAP_QUERY_FILE_BACKED_VMA,
+		      &v, with_id ? id : NULL, &len)) {
+		a = v.end;
+		n++;
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	static struct res rt[NADDR], ri[NADDR];
+	double a[ROUNDS], b[ROUNDS], c[ROUNDS], d[ROUNDS], e[ROUNDS];
+	int fd, r, i, nq_sparse = 0, nq_spread = 0;
+	struct vma v;
+
+	run_from_tmpfs(argv, COPY);
+	srand(1);
+	if (make_vmas(COPY))
+		return printf("# procmap: could not build the workload\n"), 1;
+	fd = open("/proc/self/maps", O_RDONLY);
+	make_batch(uniq_sparse, batch_sparse);
+	make_batch(uniq_spread, batch_spread);
+
+	/* Both paths must agree before anything is timed. */
+	text_batch(fd, batch_sparse, rt);
+	nqueries = 0;
+	ioctl_batch(fd, batch_sparse, ri);
+	nq_sparse = nqueries;
+	if (!same(rt, ri))
+		return printf("# procmap: text and ioctl disagree (sparse)\n"), 1;
+	text_batch(fd, batch_spread, rt);
+	nqueries = 0;
+	ioctl_batch(fd, batch_spread, ri);
+	nq_spread = nqueries;
+	if (!same(rt, ri))
+		return printf("# procmap: text and ioctl disagree (spread)\n"), 1;
+	if (text_exec_list(fd, 0) != ioctl_exec_list(fd, 0))
+		return printf("# procmap: exec lists differ\n"), 1;
+	printf("# procmap: ioctl queries per batch: sparse %d, spread %d\n",
+	       nq_sparse, nq_spread);
+
+	for (r = 0; r < ROUNDS; r++) {
+		double t0, t1, t2;
+
+		t0 = now_ns();
+		for (i = 0; i < 5; i++)
+			text_batch(fd, batch_sparse, rt);
+		t1 = now_ns();
+		for (i = 0; i < 5; i++)
+			ioctl_batch(fd, batch_sparse, ri);
+		t2 = now_ns();
+		a[r] = (t1 - t0) / (t2 - t1);
+
+		t0 = now_ns();
+		for (i = 0; i < 5; i++)
+			text_batch(fd, batch_spread, rt);
+		t1 = now_ns();
+		for (i = 0; i < 5; i++)
+			ioctl_batch(fd, batch_spread, ri);
+		t2 = now_ns();
+		b[r] = (t1 - t0) / (t2 - t1);
+
+		t0 = now_ns();
+		for (i = 0; i < 5; i++)
+			text_exec_list(fd, 0);
+		t1 = now_ns();
+		for (i = 0; i < 5; i++)
+			ioctl_exec_list(fd, 0);
+		t2 = now_ns();
+		c[r] = (t1 - t0) / (t2 - t1);
+
+		t0 = now_ns();
+		text_exec_list(fd, 1);
+		t1 = now_ns();
+		ioctl_exec_list(fd, 1);
+		t2 = now_ns();
+		d[r] = (t1 - t0) / (t2 - t1);
+
+		t0 = now_ns();
+		for (i = 0; i < 2000; i++)
+			bare_query(fd, uniq_sparse[0]);
+		t1 = now_ns();
+		for (i = 0; i < 2000; i++)
+			ioctl(fd, _IOWR('f', 99, struct procmap_query), &v);
+		t2 = now_ns();
+		e[r] = (t1 - t0) / (t2 - t1);
+	}
+	printf("bench procmap.sparse.speedup %.1f x\n", median(a, ROUNDS));
+	printf("bench procmap.sparse_spread.speedup %.1f x\n", median(b, ROUNDS));
+	printf("bench procmap.exec_list.speedup %.1f x\n", median(c, ROUNDS));
+	printf("bench procmap.build_id.speedup %.1f x\n", median(d, ROUNDS));
+	printf("bench procmap.query_over_floor %.2f x\n", median(e, ROUNDS));
+	return 0;
+}

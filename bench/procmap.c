@@ -297,12 +297,55 @@ static int ioctl_exec_list(int fd, int with_id)
 	return n;
 }
 
+/* The variants timed against each other, one call each. */
+static struct res rt[NADDR], ri[NADDR];
+
+static void text_sparse(int fd) { text_batch(fd, batch_sparse, rt); }
+static void ioctl_sparse(int fd) { ioctl_batch(fd, batch_sparse, ri); }
+static void text_spread(int fd) { text_batch(fd, batch_spread, rt); }
+static void ioctl_spread(int fd) { ioctl_batch(fd, batch_spread, ri); }
+static void text_list(int fd) { text_exec_list(fd, 0); }
+static void ioctl_list(int fd) { ioctl_exec_list(fd, 0); }
+static void text_list_ids(int fd) { text_exec_list(fd, 1); }
+static void ioctl_list_ids(int fd) { ioctl_exec_list(fd, 1); }
+
+static void bare_queries(int fd)
+{
+	int i;
+
+	for (i = 0; i < 2000; i++)
+		bare_query(fd, uniq_sparse[0]);
+}
+
+static void unknown_ioctls(int fd)
+{
+	struct procmap_query q = { .size = sizeof(q) };
+	int i;
+
+	for (i = 0; i < 2000; i++)
+		ioctl(fd, _IOWR('f', 99, struct procmap_query), &q);
+}
+
+/* How many times longer N calls of @slow take than N calls of @fast. */
+static double side_by_side(void (*slow)(int), void (*fast)(int), int fd, int n)
+{
+	double t0, t1, t2;
+	int i;
+
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		slow(fd);
+	t1 = now_ns();
+	for (i = 0; i < n; i++)
+		fast(fd);
+	t2 = now_ns();
+	return (t1 - t0) / (t2 - t1);
+}
+
 int main(int argc, char **argv)
 {
-	static struct res rt[NADDR], ri[NADDR];
 	double a[ROUNDS], b[ROUNDS], c[ROUNDS], d[ROUNDS], e[ROUNDS];
-	int fd, r, i, nq_sparse = 0, nq_spread = 0;
-	struct vma v;
+	int fd, r, nq_sparse = 0, nq_spread = 0;
 
 	run_from_tmpfs(argv, COPY);
 	srand(1);
@@ -331,50 +374,11 @@ int main(int argc, char **argv)
 	       nq_sparse, nq_spread);
 
 	for (r = 0; r < ROUNDS; r++) {
-		double t0, t1, t2;
-
-		t0 = now_ns();
-		for (i = 0; i < 5; i++)
-			text_batch(fd, batch_sparse, rt);
-		t1 = now_ns();
-		for (i = 0; i < 5; i++)
-			ioctl_batch(fd, batch_sparse, ri);
-		t2 = now_ns();
-		a[r] = (t1 - t0) / (t2 - t1);
-
-		t0 = now_ns();
-		for (i = 0; i < 5; i++)
-			text_batch(fd, batch_spread, rt);
-		t1 = now_ns();
-		for (i = 0; i < 5; i++)
-			ioctl_batch(fd, batch_spread, ri);
-		t2 = now_ns();
-		b[r] = (t1 - t0) / (t2 - t1);
-
-		t0 = now_ns();
-		for (i = 0; i < 5; i++)
-			text_exec_list(fd, 0);
-		t1 = now_ns();
-		for (i = 0; i < 5; i++)
-			ioctl_exec_list(fd, 0);
-		t2 = now_ns();
-		c[r] = (t1 - t0) / (t2 - t1);
-
-		t0 = now_ns();
-		text_exec_list(fd, 1);
-		t1 = now_ns();
-		ioctl_exec_list(fd, 1);
-		t2 = now_ns();
-		d[r] = (t1 - t0) / (t2 - t1);
-
-		t0 = now_ns();
-		for (i = 0; i < 2000; i++)
-			bare_query(fd, uniq_sparse[0]);
-		t1 = now_ns();
-		for (i = 0; i < 2000; i++)
-			ioctl(fd, _IOWR('f', 99, struct procmap_query), &v);
-		t2 = now_ns();
-		e[r] = (t1 - t0) / (t2 - t1);
+		a[r] = side_by_side(text_sparse, ioctl_sparse, fd, 5);
+		b[r] = side_by_side(text_spread, ioctl_spread, fd, 5);
+		c[r] = side_by_side(text_list, ioctl_list, fd, 5);
+		d[r] = side_by_side(text_list_ids, ioctl_list_ids, fd, 1);
+		e[r] = side_by_side(bare_queries, unknown_ioctls, fd, 1);
 	}
 	printf("bench procmap.sparse.speedup %.1f x\n", median(a, ROUNDS));
 	printf("bench procmap.sparse_spread.speedup %.1f x\n", median(b, ROUNDS));

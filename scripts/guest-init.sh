@@ -17,8 +17,22 @@ mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm 2>/dev/null
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-for d in /tmp /run /var/tmp /var/log; do
-	[ -d $d ] && mount -t tmpfs tmpfs $d
+mount -t tmpfs tmpfs /run
+# The repository (where this script lives) must stay visible even when it
+# is under one of the directories that get a tmpfs (a clone in /tmp).
+top=$(cd "$(dirname "$0")/.." && pwd)
+for d in /tmp /var/tmp /var/log; do
+	[ -d $d ] || continue
+	case $top/ in
+	$d/*)
+		mkdir -p /run/host$d
+		mount --bind $d /run/host$d
+		mount -t tmpfs tmpfs $d
+		mkdir -p "$top"
+		mount --bind "/run/host$top" "$top" ;;
+	*)
+		mount -t tmpfs tmpfs $d ;;
+	esac
 done
 mkdir -p /run/out $HOME
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,access=any out /run/out ||

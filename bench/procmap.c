@@ -326,6 +326,15 @@ static void unknown_ioctls(int fd)
 		ioctl(fd, _IOWR('f', 99, struct procmap_query), &q);
 }
 
+/* Resolve BATCH both ways; the ioctl queries it took, or -1 on a mismatch. */
+static int check_batch(int fd, const unsigned long *batch)
+{
+	text_batch(fd, batch, rt);
+	nqueries = 0;
+	ioctl_batch(fd, batch, ri);
+	return same(rt, ri) ? nqueries : -1;
+}
+
 /* How many times longer N calls of @slow take than N calls of @fast. */
 static double side_by_side(void (*slow)(int), void (*fast)(int), int fd, int n)
 {
@@ -345,7 +354,7 @@ static double side_by_side(void (*slow)(int), void (*fast)(int), int fd, int n)
 int main(int argc, char **argv)
 {
 	double a[ROUNDS], b[ROUNDS], c[ROUNDS], d[ROUNDS], e[ROUNDS];
-	int fd, r, nq_sparse = 0, nq_spread = 0;
+	int fd, r, nq_sparse, nq_spread;
 
 	run_from_tmpfs(argv, COPY);
 	srand(1);
@@ -356,18 +365,10 @@ int main(int argc, char **argv)
 	make_batch(uniq_spread, batch_spread);
 
 	/* Both paths must agree before anything is timed. */
-	text_batch(fd, batch_sparse, rt);
-	nqueries = 0;
-	ioctl_batch(fd, batch_sparse, ri);
-	nq_sparse = nqueries;
-	if (!same(rt, ri))
-		return printf("# procmap: text and ioctl disagree (sparse)\n"), 1;
-	text_batch(fd, batch_spread, rt);
-	nqueries = 0;
-	ioctl_batch(fd, batch_spread, ri);
-	nq_spread = nqueries;
-	if (!same(rt, ri))
-		return printf("# procmap: text and ioctl disagree (spread)\n"), 1;
+	nq_sparse = check_batch(fd, batch_sparse);
+	nq_spread = check_batch(fd, batch_spread);
+	if (nq_sparse < 0 || nq_spread < 0)
+		return printf("# procmap: text and ioctl disagree\n"), 1;
 	if (text_exec_list(fd, 0) != ioctl_exec_list(fd, 0))
 		return printf("# procmap: exec lists differ\n"), 1;
 	printf("# procmap: ioctl queries per batch: sparse %d, spread %d\n",

@@ -3,7 +3,7 @@
 
 S := scripts
 
-.PHONY: help tree export check bisect-check test run shell bench clean
+.PHONY: help tree export check bisect-check test run shell bench fuzz-sframe clean
 help:
 	@echo "make run           boot the patched x86_64 kernel and show what the series adds"
 	@echo "make test          build both kernels and the tests, run every suite in QEMU"
@@ -13,6 +13,7 @@ help:
 	@echo "make bisect-check  build the x86_64 kernel at every patch"
 	@echo "make bench         run the benchmarks in the guest (ratios measured side by side)"
 	@echo "make shell         boot the x86_64 guest with an interactive shell"
+	@echo "make fuzz-sframe   fuzz the SFrame decoder on the host (FUZZ_SECONDS, default 300)"
 
 tree:
 	$(S)/tree.sh build/linux
@@ -37,6 +38,9 @@ shell:
 
 bench:
 	$(S)/bench.sh
+
+fuzz-sframe:
+	$(S)/fuzz-sframe.sh $(or $(FUZZ_SECONDS),300)
 
 clean:
 	rm -rf build

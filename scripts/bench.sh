@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh: build the x86_64 kernel of the committed series and the
-# benchmarks in bench/, boot the guest, run bench/run.sh there and print
+# bench.sh: build the x86_64 kernel of the committed series (without the
+# debug options) and the benchmarks in bench/, boot the guest, run bench/run.sh there and print
 # its "bench NAME VALUE UNIT" lines.  Every ratio is measured side by side
 # in one run, so the noisy 2-core host affects both sides alike.
 . "$(dirname "$0")/lib.sh"
 
-build_x86_kernel
-obj=$OBJ
+# The benchmarks run on a kernel without the debug checks of the test
+# kernels (KASAN, lockdep, ...), in its own object directory.
+if [ -z "${TREE:-}" ]; then
+	use_head
+	TREE=$BUILD/test/linux
+	"$TOP/scripts/tree.sh" --reset "$TREE" >&2
+fi
+TREE=$(realpath "$TREE")
+obj=$BUILD/x86_64/bench-obj
+NODEBUG=1 locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$obj" >&2
 make -C "$TOP/bench" -s O="$BUILD/bench" KHDR="$obj/usr/include" >&2 ||
 	die "benchmarks failed to build"
 
@@ -25,3 +33,10 @@ if [ $rc -ne 0 ]; then
 	cat "$out/guest.err" >&2
 	die "the benchmark guest failed (rc=$rc); log: $out/job.log, console: $out/console.log"
 fi
+
+# lib/sframe's lookup cost, on the host: tools/lib/sframe builds the same
+# decoder source in user space.
+need_pkgs gcc binutils-dev
+make -C "$TREE/tools/lib/sframe" -s O="$BUILD/host/bench" bench-sframe >&2 ||
+	die "tools/lib/sframe: bench-sframe failed to build"
+"$BUILD/host/bench/bench-sframe"

@@ -12,7 +12,7 @@ fail=0
 for c in $(git -C "$src" rev-list --reverse "$base..HEAD"); do
 	git -C "$src" checkout -q "$c"
 	subj=$(git -C "$src" log -1 --format=%s "$c")
-	if LAX_CONFIG=1 "$TOP/scripts/build.sh" x86_64 "$src" "$BUILD/check/x86_64" >/dev/null 2>"$BUILD/check/last.err"; then
+	if LAX_CONFIG=1 locked "$TOP/scripts/build.sh" x86_64 "$src" "$BUILD/check/x86_64" >/dev/null 2>"$BUILD/check/last.err"; then
 		echo "ok   $subj"
 	else
 		echo "FAIL $subj"; tail -20 "$BUILD/check/last.err"; fail=1

@@ -4,7 +4,8 @@
 # build.sh ARCH SRC OBJ: configure (tinyconfig + configs/ fragments) and
 # build the kernel image of SRC into OBJ.  Every option the fragments ask
 # for must survive olddefconfig, unless LAX_CONFIG=1 (bisect builds of
-# early patches, which do not have the later options yet).
+# early patches, which do not have the later options yet).  NODEBUG=1
+# leaves out debug.config and ARCH-kasan.config.
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 3 ] || die "usage: build.sh ARCH SRC OBJ"
@@ -12,8 +13,12 @@ arch=$1 src=$(realpath "$2") obj=$(realpath -m "$3")
 need_build_deps "$arch"
 mkdir -p "$obj"
 
-frags=("$CONFIGS/common.config" "$CONFIGS/debug.config" "$CONFIGS/$arch.config")
-[ -f "$CONFIGS/$arch-kasan.config" ] && frags+=("$CONFIGS/$arch-kasan.config")
+# NODEBUG=1 leaves out the debug checks (lockdep, KASAN, ...): the
+# benchmark kernel, which should cost what a distribution kernel costs.
+frags=("$CONFIGS/common.config")
+[ "${NODEBUG:-0}" = 1 ] || frags+=("$CONFIGS/debug.config")
+frags+=("$CONFIGS/$arch.config")
+[ "${NODEBUG:-0}" != 1 ] && [ -f "$CONFIGS/$arch-kasan.config" ] && frags+=("$CONFIGS/$arch-kasan.config")
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=($EXTRA_CONFIG)
 
 # Configure every time: it takes seconds, and kbuild rebuilds only what a

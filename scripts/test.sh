@@ -7,12 +7,13 @@
 # per suite and a final "total:" line.  Exits non-zero when anything
 # failed, crashed, hung or did not run.
 #
-# Environment: ARCHES (default "x86_64 arm64"); TREE (default: a harness
+# Environment: ARCHES (default "host x86_64 arm64"; "host" runs the
+# host-side suites, kind "host" in tests/suites); TREE (default: a harness
 # tree made from the series committed in HEAD; set TREE=build/linux to
 # test the work tree as it is); GUEST_TIMEOUT (seconds per guest).
 . "$(dirname "$0")/lib.sh"
 
-ARCHES=${ARCHES:-x86_64 arm64}
+ARCHES=${ARCHES:-host x86_64 arm64}
 t_start=$(date +%s)
 mkdir -p "$BUILD"
 : > "$BUILD/phases.txt"
@@ -38,6 +39,8 @@ build_kselftests() {
 	targets=$(suites_of "$arch" | awk '$2 == "kselftest" { print $3 }
 		$2 == "ktap" { split($3, p, "/"); print p[1] }' | sort -u | tr '\n' ' ')
 	[ -n "$targets" ] || return 0
+	# sframe_callchain builds its programs with gcc and with clang-22/lld-22.
+	[ "$arch" = x86_64 ] && need_pkgs clang-22 lld-22
 	if [ "$arch" = arm64 ]; then
 		# compat_callchain builds 32-bit ARM programs with gcc and clang.
 		need_pkgs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf \
@@ -135,11 +138,43 @@ run_arch() {
 	return $rc
 }
 
+to_file() {
+	local f=$1
+	shift
+	"$@" > "$f" 2>&1
+}
+
+# run_host: the host-side suites.  WHAT is a script in the tree, run with
+# an output directory; it prints its own "host/SUITE: ..." line.
+run_host() {
+	local suite kind what out log
+	need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev
+	suites_of host | while read -r suite kind what; do
+		[ "$kind" = host ] || die "tests/suites: host suites must be of kind host"
+		out=$BUILD/host/$suite log=$BUILD/host/$suite.log
+		rm -rf "$out"; mkdir -p "$out"
+		phase "host-$suite" to_file "$log" bash "$TREE/$what" "$out" || true
+		if grep -q "^host/$suite: [0-9]* passed" "$log"; then
+			# the suite's line, and any other host/ lines it printed
+			grep "^host/[A-Za-z0-9_-]*: [0-9]* passed" "$log" |
+				awk -F: '{ last[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+					END { for (i = 0; i < n; i++) print last[order[i]] }'
+		else
+			tail -20 "$log" >&2
+			echo "host/$suite: 0 passed, 1 failed, 0 skipped  (no result; see $log)"
+		fi
+	done
+}
+
 status=0
 summary=$BUILD/summary.txt
 : > "$summary"
 for arch in $ARCHES; do
 	rc=0
+	if [ "$arch" = host ]; then
+		run_host >> "$summary"
+		continue
+	fi
 	run_arch "$arch" || rc=$?
 	if [ -f "$BUILD/$arch/guest/console.log" ]; then
 		python3 "$TOP/scripts/summarize.py" --arch "$arch" --out "$BUILD/$arch/guest" \

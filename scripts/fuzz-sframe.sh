@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fuzz-sframe.sh [SECONDS]: fuzz the user-space build of lib/sframe (the
+# kernel's SFrame decoder) with libFuzzer, ASan and UBSan, for a bounded
+# time (default 300 s), seeded with real sections.  Uses the tree of the
+# committed series unless TREE is set.  Crash inputs go to
+# build/fuzz-sframe/; keep them in tools/lib/sframe/fuzz-regressions/.
+. "$(dirname "$0")/lib.sh"
+
+secs=${1:-300}
+need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev
+if [ -z "${TREE:-}" ]; then
+	use_head
+	TREE=$BUILD/test/linux
+	"$TOP/scripts/tree.sh" --reset "$TREE" >&2
+fi
+TREE=$(realpath "$TREE")
+exec bash "$TREE/tools/lib/sframe/fuzz.sh" "$BUILD/fuzz-sframe" "$secs"

@@ -7,4 +7,6 @@ rc=0
 for b in buildid procmap; do
 	"$BENCH/$b" || rc=1
 done
+# perf record -g on code without frame pointers: SFrame, fp, dwarf
+sh "$TOP/bench/sframe_perf.sh" || rc=1
 exit $rc

@@ -1,0 +1,223 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# sframe_perf.sh: what the SFrame unwinder gives `perf record -g` on code
+# built without frame pointers, next to the frame-pointer walk and to
+# `perf record --call-graph dwarf`.  Runs inside the x86_64 guest, from
+# run.sh ($BENCH holds the programs).  The workload is sframe_work, built
+#   (a) sframe_work_sf: -O2 -fomit-frame-pointer -Wa,--gsframe
+#   (b) sframe_work_fp: -O2 -fno-omit-frame-pointer, no SFrame
+# and the cases are, all with the same -F and -e cpu-clock:
+#   sframe  (a) under perf record -g, kernel.perf_sframe_unwind=1
+#   fp      (b) under perf record -g
+#   dwarf   (a) under perf record --call-graph dwarf (8192-byte stack copies)
+#   off     (a) under perf record -g, kernel.perf_sframe_unwind=0: the
+#           control, whose stacks must break (comments only)
+#
+# complete_pct: of the samples whose sampled function (the first entry of
+# the callchain, as perf script symbolizes it from the binary's symtab)
+# is one of the workload's functions below main, the share whose next
+# entries are exactly its callers up to main, in order: for a sample in
+# crunch, "crunch hash_keys sort_keys ... run_job main".  A missing,
+# extra or wrong entry anywhere on the way makes the sample incomplete;
+# what follows main does not count.
+#
+# bytes_ratio_vs_dwarf: perf.data bytes per sample, dwarf over sframe;
+# bytes are the data section of perf.data (every record, samples and the
+# rest), samples are perf report --stats' SAMPLE events.
+#
+# overhead_pct: the workload times its own work with clock_gettime (no
+# perf or program start-up), in 100 equal slices, and its run time is
+# taken as 100 times the median slice: the host's hiccups (QEMU TCG on a
+# busy 2-core machine) lengthen a few slices by a lot, sampling lengthens
+# every slice alike.  One round runs
+#   (a) alone, sframe, off, (b) alone, fp, (a) alone, dwarf
+# and each case is compared with the run of the same binary alone before
+# it; the median of the rounds' ratios counts.
+#
+# table_bytes: kernel.perf_sframe_bytes while (a) runs, minus before.
+set -u
+
+FREQ=${SFRAME_FREQ:-2000}
+RUNS=${SFRAME_RUNS:-6}
+WORK=${SFRAME_WORK:-120000}
+CHAIN="main run_job load_batch decode_records checksum_block transform mix_rows sort_keys hash_keys crunch"
+SYS=/proc/sys/kernel
+D=/tmp/sframe-perf
+
+note() { echo "# sframe_perf: $*"; }
+fail() { note "$*" >&2; exit 1; }
+
+[ -e $SYS/perf_sframe_unwind ] || fail "no $SYS/perf_sframe_unwind (kernel without the SFrame unwinder)"
+command -v perf >/dev/null || fail "no perf"
+rm -rf $D
+mkdir -p $D || exit 1
+# Run copies on tmpfs: the root is 9p, and every run then uses the same
+# cached files.
+cp "$BENCH/sframe_work_sf" $D/work_sf && cp "$BENCH/sframe_work_fp" $D/work_fp || exit 1
+A=$D/work_sf
+B=$D/work_fp
+old_switch=$(cat $SYS/perf_sframe_unwind)
+trap 'echo $old_switch > $SYS/perf_sframe_unwind' EXIT
+echo 1 > $SYS/perf_sframe_unwind
+
+# time_of FILE: the run time the workload printed (100 x median slice).
+time_of() {
+	awk '$1 == "sframe_work:" { for (i = 1; i < NF; i++) if ($i == "median") { print 100 * $(i + 1); f = 1 } }
+	     END { exit !f }' "$1"
+}
+
+# alone BIN: run BIN alone, print its run time.
+alone() {
+	"$1" $WORK > $D/out 2>&1 || fail "$1 failed: $(cat $D/out)"
+	time_of $D/out || fail "$1 printed no time: $(cat $D/out)"
+}
+
+# under CASE ROUND BIN PERF-ARGS...: run BIN under perf record into
+# $D/CASE.data, print its run time, then add the ROUND's numbers to
+# $D/CASE.stats and drop the data (dwarf data is large).
+under() {
+	m=$1 r=$2 bin=$3
+	shift 3
+	perf record -q -B -F $FREQ -e cpu-clock "$@" -o $D/$m.data -- "$bin" $WORK \
+		> $D/out 2> $D/err || fail "perf record $* $bin failed: $(cat $D/out $D/err)"
+	time_of $D/out || fail "$bin printed no time: $(cat $D/out)"
+	echo "$r $(counts $D/$m.data) $(data_bytes $D/$m.data)" \
+	     "$(count_complete $D/$m.data)" >> $D/$m.stats
+	rm -f $D/$m.data
+}
+
+# count_complete DATA: "WORKLOAD-SAMPLES COMPLETE"
+count_complete() {
+	perf script -i $1 -F ip,sym --no-inline 2>/dev/null | awk -v chain="$CHAIN" '
+	BEGIN { n = split(chain, c, " "); for (i = 1; i <= n; i++) depth[c[i]] = i }
+	function flush(  d, i, ok) {
+		if (nf == 0)
+			return
+		d = depth[f[1]]
+		if (d > 1) {
+			total++
+			ok = nf >= d
+			for (i = 1; ok && i <= d; i++)
+				if (f[i] != c[d - i + 1])
+					ok = 0
+			complete += ok
+		}
+		nf = 0
+	}
+	NF == 0 { flush(); next }
+	{ f[++nf] = $2 }
+	END { flush(); printf "%d %d\n", total, complete }'
+}
+
+# counts DATA: "SAMPLES LOST": SAMPLE events, and lost samples and events
+counts() {
+	perf report -i $1 --stats 2>/dev/null | awk '
+		$1 == "SAMPLE" && $2 == "events:" && !n { n = $3 }
+		/LOST/ && $2 == "events:" && !seen[$1]++ { l += $3 }
+		END { printf "%d %d\n", n, l }'
+}
+# data_bytes DATA: the size of perf.data's data section (header word 6)
+data_bytes() { od -An -t u8 -j 48 -N 8 $1 | tr -d ' '; }
+
+# median: of the numbers on stdin, one a line
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { printf "%.1f\n", NR ? v[int((NR + 1) / 2)] : 0 }'
+}
+
+start=$(date +%s)
+
+# ---- the interleaved runs
+note "-F $FREQ -e cpu-clock, $RUNS rounds, $WORK rounds of work per run"
+: > $D/times
+r=1
+while [ $r -le $RUNS ]; do
+	ba=$(alone $A) || exit 1
+	sf=$(under sframe $r $A -g) || exit 1
+	echo 0 > $SYS/perf_sframe_unwind
+	off=$(under off $r $A -g) || exit 1
+	echo 1 > $SYS/perf_sframe_unwind
+	bb=$(alone $B) || exit 1
+	fp=$(under fp $r $B -g) || exit 1
+	ba2=$(alone $A) || exit 1
+	dw=$(under dwarf $r $A --call-graph dwarf) || exit 1
+	echo "$r $ba $sf $off $bb $fp $ba2 $dw" >> $D/times
+	r=$((r + 1))
+done
+awk '{ printf "# sframe_perf: round %d, ms: (a) %.0f sframe %.0f off %.0f, (b) %.0f fp %.0f, (a) %.0f dwarf %.0f\n",
+	$1, $2 / 1e6, $3 / 1e6, $4 / 1e6, $5 / 1e6, $6 / 1e6, $7 / 1e6, $8 / 1e6 }' $D/times
+
+# cols CASE: its column in $D/times and that of the run alone before it
+cols() {
+	case $1 in
+	sframe) echo 3 2 ;;
+	off) echo 4 2 ;;
+	fp) echo 6 5 ;;
+	dwarf) echo 8 7 ;;
+	esac
+}
+
+# ---- per case: complete stacks, bytes per sample, overhead
+# $D/CASE.stats: ROUND SAMPLES LOST DATA-BYTES WORKLOAD-SAMPLES COMPLETE
+for m in sframe off fp dwarf; do
+	set -- $(awk '{ n += $2; l += $3; b += $4; t += $5; c += $6 }
+		END { printf "%d %d %d %d %d", n, l, b, t, c }' $D/$m.stats)
+	n=$1 l=$2 bytes=$3 t=$4 c=$5
+	pct=$(awk -v t=$t -v c=$c 'BEGIN { if (t) printf "%.1f", 100 * c / t; else print "nan" }')
+	bps=$(awk -v b=$bytes -v n=$n 'BEGIN { printf "%.1f", n ? b / n : 0 }')
+	set -- $(cols $m)
+	# per round: the case over the run alone before it
+	oh=$(awk -v c=$1 -v b=$2 '{ print 100 * ($c / $b - 1) }' $D/times | median)
+	# and the time that adds per sample, in this guest
+	us=$(awk -v c=$1 -v b=$2 'NR == FNR { n[$1] = $2; next }
+		n[$1] { print ($c - $b) / n[$1] / 1e3 }' $D/$m.stats $D/times | median)
+	eval "pct_$m=$pct bps_$m=$bps oh_$m=$oh"
+	note "$m: $c of $t workload samples complete; $n samples, $l lost," \
+		"$bps bytes each; overhead $oh %, $us us per sample"
+done
+
+echo "bench sframe.complete_pct $pct_sframe %"
+echo "bench fp.complete_pct $pct_fp %"
+echo "bench dwarf.complete_pct $pct_dwarf %"
+note "with the switch off (perf_sframe_unwind=0), (a) under -g: $pct_off % complete"
+echo "bench sframe.bytes_ratio_vs_dwarf $(awk -v d=$bps_dwarf -v s=$bps_sframe 'BEGIN { printf "%.1f", s ? d / s : 0 }') x"
+echo "bench sframe.overhead_pct $oh_sframe %"
+echo "bench fp.overhead_pct $oh_fp %"
+echo "bench dwarf.overhead_pct $oh_dwarf %"
+
+# ---- kernel memory for the tables: read while (a) runs
+t0=$(cat $SYS/perf_sframe_tables)
+b0=$(cat $SYS/perf_sframe_bytes)
+$A $WORK > /dev/null &
+pid=$!
+t1=$t0 b1=$b0 i=0
+while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
+	t1=$(cat $SYS/perf_sframe_tables)
+	b1=$(cat $SYS/perf_sframe_bytes)
+	[ "$t1" -gt "$t0" ] && break
+	sleep 0.05
+	i=$((i + 1))
+done
+wait $pid
+echo "bench sframe.table_bytes $((b1 - b0)) B"
+size=$(readelf -SW $A | awk '{ for (i = 1; i < NF; i++) if ($i == ".sframe") print $(i + 4) }')
+note "$((t1 - t0)) table(s) loaded while (a) ran ($t0 table(s), $b0 bytes before);" \
+	"its .sframe section has $((0x${size:-0})) bytes"
+
+# ---- the issue's targets
+awk -v s=$pct_sframe -v d=$pct_dwarf -v bs=$bps_sframe -v bd=$bps_dwarf \
+    -v os=$oh_sframe -v of=$oh_fp 'BEGIN {
+	printf "# target: sframe complete within 1 point of dwarf (%.1f vs %.1f): %s\n",
+		s, d, (s >= d - 1) ? "met" : "NOT met"
+	printf "# target: >= 20x fewer bytes per sample than dwarf (%.1fx): %s\n",
+		bd / bs, (bd / bs >= 20) ? "met" : "NOT met"
+	v = "NOT met"
+	if (of <= 0)
+		v = "undetermined (the fp overhead is not above 0)"
+	else if (os <= 1.5 * of)
+		v = "met"
+	printf "# target: sframe overhead <= 1.5x fp (%.1f %% vs %.1f %%): %s\n", os, of, v
+}'
+note "took $(($(date +%s) - start)) s"
+rm -rf $D
+exit 0

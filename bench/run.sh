@@ -4,7 +4,7 @@
 # "bench NAME VALUE UNIT" lines and "# " comments.
 echo 0 > /proc/sys/kernel/perf_event_paranoid
 rc=0
-for b in buildid procmap; do
+for b in buildid procmap exec_cost; do
 	"$BENCH/$b" || rc=1
 done
 # perf record -g on code without frame pointers: SFrame, fp, dwarf

@@ -9,7 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 
 secs=${1:-300}
-need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev
+need_build_deps x86_64
+need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev zlib1g-dev pkg-config
 if [ -z "${TREE:-}" ]; then
 	use_head
 	TREE=$BUILD/test/linux

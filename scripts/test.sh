@@ -148,7 +148,11 @@ to_file() {
 # an output directory; it prints its own "host/SUITE: ..." line.
 run_host() {
 	local suite kind what out log
-	need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev
+	# host-test.sh builds bpftool and perf (flex, bison, libelf, zlib) and
+	# compares with libsframe (binutils-dev) and llvm-readobj-22.
+	need_build_deps x86_64
+	need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev \
+		zlib1g-dev pkg-config
 	suites_of host | while read -r suite kind what; do
 		[ "$kind" = host ] || die "tests/suites: host suites must be of kind host"
 		out=$BUILD/host/$suite log=$BUILD/host/$suite.log

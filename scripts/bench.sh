@@ -2,19 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench.sh: build the x86_64 kernel of the committed series (without the
-# debug options) and the benchmarks in bench/, boot the guest, run bench/run.sh there and print
-# its "bench NAME VALUE UNIT" lines.  Every ratio is measured side by side
-# in one run, so the noisy 2-core host affects both sides alike.
+# debug options) and the benchmarks in bench/, boot the guest, run
+# bench/run.sh there and print its "bench NAME VALUE UNIT" lines.  Every
+# ratio is measured side by side in one run, so the noisy 2-core host
+# affects both sides alike.
 . "$(dirname "$0")/lib.sh"
 
 # The benchmarks run on a kernel without the debug checks of the test
 # kernels (KASAN, lockdep, ...), in its own object directory.
-if [ -z "${TREE:-}" ]; then
-	use_head
-	TREE=$BUILD/test/linux
-	"$TOP/scripts/tree.sh" --reset "$TREE" >&2
-fi
-TREE=$(realpath "$TREE")
+use_tree
 obj=$BUILD/x86_64/bench-obj
 NODEBUG=1 locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$obj" >&2
 make -C "$TOP/bench" -s O="$BUILD/bench" KHDR="$obj/usr/include" >&2 ||

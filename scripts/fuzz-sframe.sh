@@ -11,10 +11,5 @@
 secs=${1:-300}
 need_build_deps x86_64
 need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev zlib1g-dev pkg-config
-if [ -z "${TREE:-}" ]; then
-	use_head
-	TREE=$BUILD/test/linux
-	"$TOP/scripts/tree.sh" --reset "$TREE" >&2
-fi
-TREE=$(realpath "$TREE")
+use_tree
 exec bash "$TREE/tools/lib/sframe/fuzz.sh" "$BUILD/fuzz-sframe" "$secs"

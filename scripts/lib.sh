@@ -164,13 +164,19 @@ kmake() {
 
 # build_x86_kernel: make the tree (the series committed in HEAD, unless
 # TREE names another) and build its x86_64 kernel; sets TREE and OBJ.
-build_x86_kernel() {
+# use_tree: unless TREE names a tree, make one from the series committed in
+# HEAD (build/test/linux); sets TREE to an absolute path.
+use_tree() {
 	if [ -z "${TREE:-}" ]; then
 		use_head
 		TREE=$BUILD/test/linux
 		"$TOP/scripts/tree.sh" --reset "$TREE" >&2
 	fi
 	TREE=$(realpath "$TREE")
+}
+
+build_x86_kernel() {
+	use_tree
 	OBJ=$BUILD/x86_64/obj
 	locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$OBJ" >&2
 }

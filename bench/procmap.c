@@ -8,7 +8,10 @@
  *  sparse:        the unique addresses fall into 5 executable file mappings
  *                 (as real samples do); the text path reads and parses the
  *                 whole maps file per batch, the ioctl path keeps a small
- *                 cache of VMAs it was given and asks only on a miss;
+ *                 cache of VMAs it was given and asks only on a miss.
+ *                 Past that, both resolve addresses with the same code: a
+ *                 front cache by page, then a binary search of their
+ *                 sorted VMAs;
  *  sparse_spread: every unique address lies in a different mapping;
  *  exec_list:     list every executable file-backed VMA with its name;
  *  build_id:      the same with build IDs (the text path opens each file);
@@ -42,7 +45,14 @@ struct res {
 	const char *name;
 };
 
+/* VMAs sorted by address: all of them (text) or those seen (ioctl). */
+struct table {
+	struct vma *v[MAXV];
+	int n;
+};
+
 static struct vma text[MAXV];
+static struct table text_tab;
 static int ntext;
 static char mapsbuf[1 << 20];
 
@@ -72,42 +82,77 @@ static void parse_text(int fd)
 		if (pos)
 			snprintf(v->name, sizeof(v->name), "%s", p + pos);
 		v->exec = perms[2] == 'x';
+		text_tab.v[ntext - 1] = v;
 	}
+	text_tab.n = ntext;
 }
 
-static struct vma *text_find(unsigned long a)
+/* The VMA of @t that covers @a, or the index where it would go. */
+static struct vma *table_find(const struct table *t, unsigned long a, int *at)
 {
-	int lo = 0, hi = ntext - 1;
+	int lo = 0, hi = t->n - 1;
 
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
 
-		if (a < text[mid].start)
+		if (a < t->v[mid]->start)
 			hi = mid - 1;
-		else if (a >= text[mid].end)
+		else if (a >= t->v[mid]->end)
 			lo = mid + 1;
 		else
-			return &text[mid];
+			return t->v[mid];
 	}
+	*at = lo;
 	return NULL;
 }
 
-static void text_batch(int fd, const unsigned long *addr, struct res *out)
+/* The front cache: the VMA last found for a page, if of this batch. */
+#define FRONT_BITS 12
+static struct {
+	unsigned int gen;
+	struct vma *v;
+} front[1 << FRONT_BITS];
+static unsigned int front_gen;
+
+/*
+ * Resolve a batch of addresses: front cache, else @t, else @miss (which
+ * may add to @t).
+ */
+static void resolve(struct table *t, const unsigned long *addr, struct res *out,
+		    struct vma *(*miss)(struct table *t, unsigned long a, int at))
 {
-	int i;
+	int i, at;
 
-	parse_text(fd);
+	front_gen++;
 	for (i = 0; i < NADDR; i++) {
-		struct vma *v = text_find(addr[i]);
+		unsigned long a = addr[i];
+		unsigned int slot = (a >> 12) & ((1 << FRONT_BITS) - 1);
+		struct vma *v = front[slot].v;
 
-		out[i].off = v ? addr[i] - v->start + v->off : 0;
+		if (front[slot].gen != front_gen || a - v->start >= v->end - v->start) {
+			v = table_find(t, a, &at);
+			if (!v && miss)
+				v = miss(t, a, at);
+			front[slot].gen = front_gen;
+			front[slot].v = v;
+			if (!v)		/* a hole: never a front hit */
+				front[slot].gen--;
+		}
+		out[i].off = v ? a - v->start + v->off : 0;
 		out[i].name = v ? v->name : "";
 	}
 }
 
+static void text_batch(int fd, const unsigned long *addr, struct res *out)
+{
+	parse_text(fd);
+	resolve(&text_tab, addr, out, NULL);
+}
+
 /* ioctl path: a small cache of the VMAs the kernel gave us. */
 static struct vma cache[MAXV];
-static int ncache, nqueries;
+static struct table cache_tab;
+static int ncache, nqueries, query_fd;
 
 static int query(int fd, unsigned long a, __u64 flags, struct vma *v,
 		 unsigned char *id, __u32 *idlen)
@@ -146,24 +191,26 @@ static int bare_query(int fd, unsigned long a)
 	return ioctl(fd, PROCMAP_QUERY, &q);
 }
 
+/* A cache miss: ask the kernel, keep the answer in @t at @at. */
+static struct vma *ioctl_miss(struct table *t, unsigned long a, int at)
+{
+	struct vma *v = &cache[ncache];
+
+	if (ncache == MAXV || query(query_fd, a, 0, v, NULL, NULL))
+		return NULL;
+	ncache++;
+	memmove(&t->v[at + 1], &t->v[at], (t->n - at) * sizeof(t->v[0]));
+	t->v[at] = v;
+	t->n++;
+	return v;
+}
+
 static void ioctl_batch(int fd, const unsigned long *addr, struct res *out)
 {
-	int i, j;
-
 	ncache = 0;
-	for (i = 0; i < NADDR; i++) {
-		struct vma *v = NULL;
-
-		for (j = 0; j < ncache; j++)
-			if (addr[i] >= cache[j].start && addr[i] < cache[j].end) {
-				v = &cache[j];
-				break;
-			}
-		if (!v && ncache < MAXV && !query(fd, addr[i], 0, &cache[ncache], NULL, NULL))
-			v = &cache[ncache++];
-		out[i].off = v ? addr[i] - v->start + v->off : 0;
-		out[i].name = v ? v->name : "";
-	}
+	cache_tab.n = 0;
+	query_fd = fd;
+	resolve(&cache_tab, addr, out, ioctl_miss);
 }
 
 static int same(const struct res *a, const struct res *b)

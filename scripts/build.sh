@@ -18,6 +18,7 @@ mkdir -p "$obj"
 frags=("$CONFIGS/common.config")
 [ "${NODEBUG:-0}" = 1 ] || frags+=("$CONFIGS/debug.config")
 frags+=("$CONFIGS/$arch.config")
+[ "${NODEBUG:-0}" = 1 ] && frags+=("$CONFIGS/bench.config")
 [ "${NODEBUG:-0}" != 1 ] && [ -f "$CONFIGS/$arch-kasan.config" ] && frags+=("$CONFIGS/$arch-kasan.config")
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=($EXTRA_CONFIG)
 

@@ -5,7 +5,8 @@
 #
 # Boot KERNEL in QEMU and run OUTDIR/job.sh inside it (see guest-init.sh).
 # OUTDIR is shared read-write with the guest; the console goes to
-# OUTDIR/console.log.  Exit status: 0 the job ran and passed; 1 the job
+# OUTDIR/console.log.  When OUTDIR/disk.img exists, the guest gets it as a
+# raw virtio-blk disk (/dev/vda).  Exit status: 0 the job ran and passed; 1 the job
 # failed; 2 the kernel printed a report (oops, BUG, WARNING, KASAN, ...);
 # 3 the guest hung (killed at TIMEOUT seconds) or never ran the job.
 . "$(dirname "$0")/lib.sh"
@@ -67,6 +68,10 @@ cmdline+=" init=$init ${GUEST_CMDLINE:-}"
 qemu+=(-nodefaults -no-reboot -display none -kernel "$kernel" -append "$cmdline"
        -fsdev "local,id=root,path=$root,security_model=none,readonly=on"
        -device "virtio-9p-pci,fsdev=root,mount_tag=root" "${share_out[@]}")
+if [ -f "$out/disk.img" ]; then
+	qemu+=(-drive "file=$out/disk.img,if=none,id=d0,format=raw"
+	       -device "virtio-blk-pci,drive=d0")
+fi
 
 if [ $interactive -eq 1 ]; then
 	echo "$tty" > "$out/interactive"

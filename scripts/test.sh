@@ -82,8 +82,10 @@ build_ktap32() {
 # the build ID binutils' readelf finds in it (the x86_64 guest's root is
 # the host's, so the paths are the same there), next to the program; and
 # BUILD/x86_64/disk.img, an ext4 image (mkfs.ext4 -d) holding a small
-# program, the late-note target of bpf_stack_build_id and a large binary
-# with their own manifest, which the guest gets as a virtio-blk disk.
+# program, the late-note target of bpf_stack_build_id, its target with a
+# hand-written note in an 8-aligned PT_NOTE (whose ID readelf tells) and
+# a large binary with their own manifest, which the guest gets as a
+# virtio-blk disk.
 build_buildid_data() {
 	local dir=$BUILD/x86_64/disk img=$BUILD/x86_64/disk.img
 	local src=$TREE/tools/testing/selftests/bpf_stack_build_id big
@@ -95,11 +97,13 @@ build_buildid_data() {
 		die "x86_64: the build-ID manifest failed"
 	mkdir -p "$dir/src"
 	make -C "$src" -s OUTPUT="$dir/src" KHDR_INCLUDES="-isystem $BUILD/x86_64/obj/usr/include" \
-		"$dir/src/bsb_target" "$dir/src/bsb_target_late" >&2 ||
+		"$dir/src/bsb_target" "$dir/src/bsb_target_late" \
+		"$dir/src/bsb_target_note8" >&2 ||
 		die "x86_64: bsb_target failed to build"
 	big=$(realpath /usr/bin/python3)
 	mkdir -p "$dir/root"
-	cp "$dir/src/bsb_target" "$dir/src/bsb_target_late" "$big" \
+	cp "$dir/src/bsb_target" "$dir/src/bsb_target_late" \
+		"$dir/src/bsb_target_note8" "$big" \
 		"$BUILD/x86_64/kselftest/proc/procmap_buildid_scan" "$dir/root/"
 	python3 "$TOP/scripts/buildid-manifest.py" --relative-to "$dir/root" \
 		"$dir/root/MANIFEST" "$dir/root"/* 2>/dev/null ||

@@ -8,14 +8,16 @@
 root=$BUILD/arm64/rootfs
 bb=$BUILD/arm64/busybox
 if [ ! -x "$bb" ]; then
-	need_pkgs dpkg-dev
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		dpkg --add-architecture arm64
-		rm -f "$BUILD/.apt-updated"
-	fi
-	[ -e "$BUILD/.apt-updated" ] || { apt-get update -qq >&2 && touch "$BUILD/.apt-updated"; }
+	# Download the arm64 package with package lists of our own, for arm64
+	# only: the host's dpkg architectures and apt lists stay as they are.
+	apt_dir=$BUILD/arm64/apt
+	apt_opts=(-o APT::Architectures::=arm64 -o "Dir::State::Lists=$apt_dir/lists"
+		  -o "Dir::Cache=$apt_dir/cache")
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+	apt-get "${apt_opts[@]}" update -qq >&2 ||
+		die "cannot read the arm64 package lists"
 	tmp=$(mktemp -d)
-	(cd "$tmp" && apt-get download -q busybox-static:arm64 >/dev/null 2>&1) ||
+	(cd "$tmp" && apt-get "${apt_opts[@]}" download -q busybox-static:arm64 >/dev/null 2>&1) ||
 		die "cannot download busybox-static:arm64"
 	dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/x"
 	mkdir -p "$(dirname "$bb")"
@@ -26,7 +28,7 @@ fi
 mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,run,var/tmp,var/log,etc,opt,root}
 cp "$bb" "$root/bin/busybox"
 for a in sh ash mount umount mkdir rmdir cat echo tee sync sleep hostname \
-	 mountpoint setsid timeout ls uname grep egrep sed awk cut tr wc head \
+	 setsid timeout ls uname grep egrep sed awk cut tr wc head \
 	 tail rm cp mv ln chmod test [ env find basename dirname readlink \
 	 realpath id stat true false printf seq sort uniq xargs expr kill ps \
 	 dmesg which date od hexdump mktemp touch nproc reboot poweroff \

@@ -13,7 +13,7 @@ export HOME=/tmp/home LANG=C LC_ALL=C TERM=${TERM:-linux}
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
-mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
+grep -q ' /dev ' /proc/mounts || mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm 2>/dev/null
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm

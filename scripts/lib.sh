@@ -51,6 +51,18 @@ locked() {
 	flock "$BUILD/.build-lock" "$@"
 }
 
+# apt-get update when the package lists are older than a day (a stale
+# list names versions the archive no longer has), or with --force (after
+# an install failed); the stamp is the time of the last update.
+apt_fresh() {
+	local stamp=$BUILD/.apt-updated
+	mkdir -p "$BUILD"
+	if [ "${1:-}" != --force ] && [ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+		return 0
+	fi
+	apt-get update -qq >&2 && touch "$stamp"
+}
+
 # Packages every command may need; need_pkgs installs only what is missing.
 need_pkgs() {
 	local missing=() p
@@ -61,12 +73,12 @@ need_pkgs() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	[ "$(id -u)" -eq 0 ] || die "missing packages (run as root or install): ${missing[*]}"
 	log "installing: ${missing[*]}"
-	if [ ! -e "$BUILD/.apt-updated" ]; then
-		mkdir -p "$BUILD"
-		apt-get update -qq >&2 && touch "$BUILD/.apt-updated"
-	fi
+	apt_fresh
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends "${missing[@]}" >&2 ||
+		{ apt_fresh --force &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends "${missing[@]}" >&2; } ||
 		die "apt-get install failed for: ${missing[*]}"
 }
 
@@ -76,8 +88,7 @@ need_base() {
 	have=$(dpkg-query -W -f='${Version}' $BASE_PKG 2>/dev/null || true)
 	[ "$have" = "$BASE_VERSION" ] && [ -f $BASE_TARBALL ] && return 0
 	[ "$(id -u)" -eq 0 ] || die "$BASE_PKG $BASE_VERSION is not installed"
-	mkdir -p "$BUILD"
-	[ -e "$BUILD/.apt-updated" ] || { apt-get update -qq >&2 && touch "$BUILD/.apt-updated"; }
+	apt_fresh
 	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --allow-downgrades \
 		"$BASE_PKG=$BASE_VERSION" >&2; then
 		log "#############################################################"

@@ -70,7 +70,7 @@ qemu+=(-nodefaults -no-reboot -display none -kernel "$kernel" -append "$cmdline"
        -fsdev "local,id=root,path=$root,security_model=none,readonly=on"
        -device "virtio-9p-pci,fsdev=root,mount_tag=root" "${share_out[@]}")
 if [ -f "$out/disk.img" ]; then
-	qemu+=(-drive "file=$out/disk.img,if=none,id=d0,format=raw"
+	qemu+=(-drive "file=$out/disk.img,if=none,id=d0,format=raw,cache=unsafe"
 	       -device "virtio-blk-pci,drive=d0")
 fi
 

@@ -84,6 +84,14 @@ def main():
             if p + f + s == 0:
                 f = 1
                 note = '  (no test ran)'
+        # test.sh's job leaves SUITE.timeout when it stopped the suite.
+        stopped = os.path.join(args.out, 'results', suite + '.timeout')
+        if kind != 'kunit' and os.path.exists(stopped):
+            with open(stopped) as t:
+                limit = t.read().strip()
+            if test is not None:
+                f += 1
+            note = f'  (stopped after {limit} s: hung or too slow)'
         print(f'{args.arch}/{suite}: {p} passed, {f} failed, {s} skipped{note}')
 
 

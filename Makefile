@@ -3,9 +3,9 @@
 
 S := scripts
 
-.PHONY: help tree export check bisect-check test run shell bench fuzz-sframe clean
+.PHONY: help tree export check bisect-check test demo run shell bench fuzz-sframe clean
 help:
-	@echo "make run           boot the patched x86_64 kernel and show what the series adds"
+	@echo "make demo          boot the patched x86_64 kernel and show what the series adds"
 	@echo "make test          build both kernels and the tests, run every suite in QEMU"
 	@echo "make tree          make the work tree build/linux (base + one commit per patch)"
 	@echo "make export        write the work tree's commits back into patches/"
@@ -30,11 +30,14 @@ bisect-check:
 test:
 	$(S)/test.sh
 
-run:
-	$(S)/run.sh
+demo:
+	$(S)/demo.sh
+
+# The name earlier READMEs gave the demo.
+run: demo
 
 shell:
-	$(S)/run.sh --shell
+	$(S)/demo.sh --shell
 
 bench:
 	$(S)/bench.sh

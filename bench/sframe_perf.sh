@@ -4,7 +4,7 @@
 # sframe_perf.sh: what the SFrame unwinder gives `perf record -g` on code
 # built without frame pointers, next to the frame-pointer walk and to
 # `perf record --call-graph dwarf`.  Runs inside the x86_64 guest, from
-# run.sh ($BENCH holds the programs).  The workload is sframe_work, built
+# guest-bench.sh ($BENCH holds the programs).  The workload is sframe_work, built
 #   (a) sframe_work_sf: -O2 -fomit-frame-pointer -Wa,--gsframe
 #   (b) sframe_work_fp: -O2 -fno-omit-frame-pointer, no SFrame
 # and the cases are, all with the same -F and -e cpu-clock:

@@ -6,7 +6,10 @@
 # FIRST=N starts at patch N.
 . "$(dirname "$0")/lib.sh"
 
-src=$BUILD/check/linux
+# A tree and objects of its own (make check has build/check), under a
+# lock of its own; the builds take the machine-wide lock.
+checkout_lock bisect
+src=$BUILD/bisect/linux
 "$TOP/scripts/tree.sh" --reset "$src"
 base=$(base_commit "$src")
 fail=0
@@ -17,10 +20,10 @@ for c in $(git -C "$src" rev-list --reverse "$base..HEAD"); do
 	[ "$n" -ge "${FIRST:-1}" ] || continue
 	git -C "$src" checkout -q "$c"
 	subj=$(git -C "$src" log -1 --format=%s "$c")
-	if LAX_CONFIG=1 locked "$TOP/scripts/build.sh" x86_64 "$src" "$BUILD/check/x86_64" >/dev/null 2>"$BUILD/check/last.err"; then
+	if LAX_CONFIG=1 locked "$TOP/scripts/build.sh" x86_64 "$src" "$BUILD/bisect/x86_64" >/dev/null 2>"$BUILD/bisect/last.err"; then
 		echo "ok   $n $subj"
 	else
-		echo "FAIL $n $subj"; tail -20 "$BUILD/check/last.err"; fail=1
+		echo "FAIL $n $subj"; tail -20 "$BUILD/bisect/last.err"; fail=1
 	fi
 done
 git -C "$src" checkout -q main

@@ -7,6 +7,7 @@
 #   checkpatch: TYPE: the reason
 . "$(dirname "$0")/lib.sh"
 
+checkout_lock check
 dir=$BUILD/check/linux
 "$TOP/scripts/tree.sh" --reset "$dir" || die "the series does not apply to a fresh base"
 mapfile -t files < <(series)

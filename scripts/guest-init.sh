@@ -37,7 +37,6 @@ done
 mkdir -p /run/out $HOME
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,access=any out /run/out ||
 	echo "guest-init: cannot mount the out share" > /dev/console
-[ -d /sys/kernel/debug ] && mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 [ -d /sys/kernel/tracing ] && mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 hostname guest 2>/dev/null
 

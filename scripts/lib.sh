@@ -32,6 +32,27 @@ JOBS=${JOBS:-$(nproc)}
 log()  { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# start_run KIND: give this invocation its own output directory,
+# RUN=BUILD/runs/KIND-DATE-PID (BUILD/KIND-latest points at it), where
+# its phase times, summary, test programs, kernel images and guest
+# output go, so that two runs never write to the same place.  The runs
+# of a kind beyond the newest four are removed, unless still running.
+start_run() {
+	local kind=$1 d
+	mkdir -p "$BUILD/runs"
+	RUN=$BUILD/runs/$kind-$(date +%Y%m%d-%H%M%S)-$$
+	mkdir -p "$RUN"
+	echo $$ > "$RUN/pid"
+	ln -sfn "runs/$(basename "$RUN")" "$BUILD/$kind-latest"
+	PHASES=$RUN/phases.txt
+	: > "$PHASES"
+	export RUN PHASES
+	for d in $(ls -1d "$BUILD/runs/$kind"-* 2>/dev/null | sort -r | tail -n +6); do
+		kill -0 "$(cat "$d/pid" 2>/dev/null || echo 0)" 2>/dev/null || rm -rf "$d"
+	done
+	log "$kind: output in $RUN"
+}
+
 # phase NAME CMD...: run a command and print how long it took.
 phase() {
 	local name=$1 t0 rc=0
@@ -40,27 +61,54 @@ phase() {
 	log "phase $name: start"
 	"$@" || rc=$?
 	log "phase $name: $(( $(date +%s) - t0 ))s (rc=$rc)"
-	echo "$name $(( $(date +%s) - t0 ))" >> "$BUILD/phases.txt"
+	echo "$name $(( $(date +%s) - t0 ))" >> "${PHASES:-/dev/null}"
 	return $rc
 }
 
-# locked CMD...: run CMD holding the build lock, so that two kernel builds
-# or guests (two developers' agents on one 2-core machine) never overlap.
+# locked CMD...: run CMD (a program or a shell function) holding the
+# machine-wide harness lock, so that kernel builds and guests of any
+# checkout on this machine never overlap (two cores), and what a build
+# shares within a checkout (the harness tree, object directories, the
+# arm64 root) is used by one run at a time.  Nested calls run at once.
+HARNESS_LOCK=${HARNESS_LOCK:-/run/lock/linux-profiling-harness.lock}
+[ -w "$(dirname "$HARNESS_LOCK")" ] || HARNESS_LOCK=/tmp/linux-profiling-harness.lock
 locked() {
+	if [ -n "${HARNESS_LOCK_HELD:-}" ]; then
+		"$@"
+		return
+	fi
+	(
+		exec 9>>"$HARNESS_LOCK"
+		if ! flock -n 9; then
+			log "waiting for the harness lock ($HARNESS_LOCK: another build or guest)"
+			flock 9
+		fi
+		export HARNESS_LOCK_HELD=1
+		"$@"
+	)
+}
+
+# checkout_lock NAME: hold BUILD/NAME.lock until the script ends, for a
+# command that keeps state of its own in this checkout's build/ (the tree
+# of make check, the tree of make bisect-check).
+checkout_lock() {
 	mkdir -p "$BUILD"
-	flock "$BUILD/.build-lock" "$@"
+	exec 8>>"$BUILD/$1.lock"
+	if ! flock -n 8; then
+		log "waiting for the other $1 in this checkout"
+		flock 8
+	fi
 }
 
 # apt-get update when the package lists are older than a day (a stale
 # list names versions the archive no longer has), or with --force (after
 # an install failed); the stamp is the time of the last update.
 apt_fresh() {
-	local stamp=$BUILD/.apt-updated
-	mkdir -p "$BUILD"
+	local stamp=/var/lib/apt/lists/.linux-profiling-updated
 	if [ "${1:-}" != --force ] && [ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 		return 0
 	fi
-	apt-get update -qq >&2 && touch "$stamp"
+	apt-get update -qq -o DPkg::Lock::Timeout=600 >&2 && touch "$stamp"
 }
 
 # Packages every command may need; need_pkgs installs only what is missing.
@@ -75,10 +123,10 @@ need_pkgs() {
 	log "installing: ${missing[*]}"
 	apt_fresh
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >&2 ||
+		-o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >&2 ||
 		{ apt_fresh --force &&
 		  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			--no-install-recommends "${missing[@]}" >&2; } ||
+			-o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >&2; } ||
 		die "apt-get install failed for: ${missing[*]}"
 }
 
@@ -89,14 +137,14 @@ need_base() {
 	[ "$have" = "$BASE_VERSION" ] && [ -f $BASE_TARBALL ] && return 0
 	[ "$(id -u)" -eq 0 ] || die "$BASE_PKG $BASE_VERSION is not installed"
 	apt_fresh
-	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --allow-downgrades \
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --allow-downgrades -o DPkg::Lock::Timeout=600 \
 		"$BASE_PKG=$BASE_VERSION" >&2; then
 		log "#############################################################"
 		log "WARNING: $BASE_PKG $BASE_VERSION is no longer in the archive."
 		log "WARNING: using the newest $BASE_PKG instead; the series must"
 		log "WARNING: prove itself by applying and passing the tests."
 		log "#############################################################"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $BASE_PKG >&2 ||
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 $BASE_PKG >&2 ||
 			die "cannot install $BASE_PKG"
 	fi
 }
@@ -112,9 +160,10 @@ need_build_deps() {
 }
 
 # use_head: take patches/, configs/ and tests/ as committed in HEAD (what
-# make test and make run check), not as they are on disk.
+# make test and make demo check), not as they are on disk, in the run's
+# own directory.
 use_head() {
-	local snap=$BUILD/head
+	local snap=${RUN:?}/head
 	rm -rf "$snap"
 	mkdir -p "$snap"
 	git -C "$TOP" archive HEAD patches configs tests | tar -x -C "$snap" ||
@@ -173,21 +222,55 @@ kmake() {
 	esac
 }
 
-# build_x86_kernel: make the tree (the series committed in HEAD, unless
-# TREE names another) and build its x86_64 kernel; sets TREE and OBJ.
 # use_tree: unless TREE names a tree, make one from the series committed in
-# HEAD (build/test/linux); sets TREE to an absolute path.
+# HEAD (build/test/linux, shared by the runs of this checkout: call it
+# holding the lock, and again before each use, as another run may have
+# reset it meanwhile); sets TREE to an absolute path.
 use_tree() {
-	if [ -z "${TREE:-}" ]; then
-		use_head
+	if [ -z "${TREE:-}" ] || [ -n "${HARNESS_TREE:-}" ]; then
+		[ -n "${PATCHES_SNAPSHOT:-}" ] || { use_head; PATCHES_SNAPSHOT=$PATCHES; }
 		TREE=$BUILD/test/linux
-		"$TOP/scripts/tree.sh" --reset "$TREE" >&2
+		HARNESS_TREE=1
+		PATCHES=$PATCHES_SNAPSHOT "$TOP/scripts/tree.sh" --reset "$TREE" >&2
 	fi
 	TREE=$(realpath "$TREE")
 }
 
+# build_x86_kernel: the x86_64 kernel of use_tree's tree, in
+# BUILD/x86_64/obj; sets TREE and OBJ.  Call it holding the lock.
 build_x86_kernel() {
 	use_tree
 	OBJ=$BUILD/x86_64/obj
-	locked "$TOP/scripts/build.sh" x86_64 "$TREE" "$OBJ" >&2
+	"$TOP/scripts/build.sh" x86_64 "$TREE" "$OBJ" >&2
+}
+
+# kunit_tool: print the directory of the KUnit tool (kunit_parser.py) the
+# harness parses results with: the pinned base's, with the patches of the
+# series committed in HEAD that change it.  It does not depend on the tree
+# under test, which may be older than the parser's fixes.
+kunit_tool() {
+	local key dir f
+	key=$(cd "${PATCHES_SNAPSHOT:-$PATCHES}" && grep -l '^+++ b/tools/testing/kunit/' [0-9]*.patch |
+		xargs -r cat | sha1sum | cut -c1-12)
+	dir=$BUILD/kunit-tool/$BASE_VERSION-$key
+	if [ ! -f "$dir/kunit_parser.py" ]; then
+		need_base
+		rm -rf "$dir.tmp.$$"
+		mkdir -p "$dir.tmp.$$"
+		tar -xJf "$BASE_TARBALL" -C "$dir.tmp.$$" --strip-components=1 \
+			--wildcards '*/tools/testing/kunit/*.py' ||
+			die "cannot extract the KUnit tool from $BASE_TARBALL"
+		for f in $(cd "${PATCHES_SNAPSHOT:-$PATCHES}" &&
+			   grep -l '^+++ b/tools/testing/kunit/' [0-9]*.patch); do
+			# outside any repository (build/ may be inside the checkout's)
+			(cd "$dir.tmp.$$" && GIT_CEILING_DIRECTORIES=$(dirname "$PWD") \
+				git apply --include='tools/testing/kunit/*' \
+				"${PATCHES_SNAPSHOT:-$PATCHES}/$f") ||
+				die "$f does not apply to the KUnit tool"
+		done
+		rm -rf "$dir"
+		mv "$dir.tmp.$$/tools/testing/kunit" "$dir"
+		rm -rf "$dir.tmp.$$"
+	fi
+	echo "$dir"
 }

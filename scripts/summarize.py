@@ -4,37 +4,38 @@
 
     ARCH/SUITE: N passed, N failed, N skipped
 
-The KTAP/TAP is parsed with the kernel tree's own KUnit parser
-(tools/testing/kunit/kunit_parser.py), from the console log for KUnit
-suites and from the files the guest job wrote for kselftests.  A suite
-that is expected but produced no results counts as one failure.
+The KTAP/TAP is parsed with the KUnit tool's parser (kunit_parser.py,
+from the directory --kunit-tool names: lib.sh's kunit_tool, the pinned
+base's with the series' fixes, whatever tree is under test), from the
+console log for KUnit suites and from the files the guest job (or a host
+suite) wrote for the others.  A suite that is expected but produced no
+results counts as one failure.
 """
 
 import argparse
-import contextlib
-import io
 import os
 import sys
 
 
-def load_parser(tree):
-    sys.path.insert(0, os.path.join(tree, 'tools/testing/kunit'))
-    import kunit_parser  # pylint: disable=import-outside-toplevel
+def load_parser(tool, log):
+    """Import kunit_parser from TOOL; its report goes to LOG."""
+    sys.path.insert(0, tool)
+    # pylint: disable=import-outside-toplevel
+    import kunit_parser
+    import kunit_printer
+    # The parser prints through the module-level Printer it imported;
+    # give it one of its own kind that writes to our log.
+    kunit_parser.stdout = kunit_printer.Printer(log)
     return kunit_parser
 
 
-def parse(kp, path, log):
+def parse(kp, path):
     """Parse a KTAP/TAP file; return the top-level Test, or None."""
     if not os.path.exists(path):
         return None
     with open(path, errors='replace') as f:
         lines = f.read().splitlines(keepends=True)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        kp.stdout._output = out  # the parser prints through its own Printer
-        test = kp.parse_run_tests(lines)
-    log.write(out.getvalue())
-    return test
+    return kp.parse_run_tests(lines)
 
 
 def counts(test):
@@ -54,13 +55,15 @@ def find(test, name):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--arch', required=True)
-    ap.add_argument('--out', required=True, help='guest output directory')
-    ap.add_argument('--tree', required=True, help='kernel source tree')
+    ap.add_argument('--out', required=True,
+                    help='output directory (console.log, results/SUITE.tap)')
+    ap.add_argument('--kunit-tool', required=True,
+                    help='directory of kunit_parser.py')
     ap.add_argument('--suites', required=True, help='suite manifest')
     args = ap.parse_args()
 
-    kp = load_parser(args.tree)
     log = open(os.path.join(args.out, 'parse.log'), 'w')
+    kp = load_parser(args.kunit_tool, log)
     console = None
     for line in open(args.suites):
         line = line.split('#', 1)[0].split()
@@ -70,10 +73,10 @@ def main():
         note = ''
         if kind == 'kunit':
             if console is None:
-                console = parse(kp, os.path.join(args.out, 'console.log'), log)
+                console = parse(kp, os.path.join(args.out, 'console.log'))
             test = find(console, what) if console else None
         else:
-            test = parse(kp, os.path.join(args.out, 'results', suite + '.tap'), log)
+            test = parse(kp, os.path.join(args.out, 'results', suite + '.tap'))
             if test is not None and test.name == '<missing>':
                 test = None
         if test is None:

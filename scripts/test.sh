@@ -7,6 +7,11 @@
 # per suite and a final "total:" line.  Exits non-zero when anything
 # failed, crashed, hung or did not run.
 #
+# Each run writes to its own directory, BUILD/runs/test-DATE-PID
+# (BUILD/test-latest); kernel builds, test builds and guests hold the
+# machine-wide harness lock (lib.sh), so two runs, in one checkout or in
+# two, can be started together.
+#
 # Environment: ARCHES (default "host x86_64 arm64"; "host" runs the
 # host-side suites, kind "host" in tests/suites); TREE (default: a harness
 # tree made from the series committed in HEAD; set TREE=build/linux to
@@ -15,16 +20,15 @@
 
 ARCHES=${ARCHES:-host x86_64 arm64}
 t_start=$(date +%s)
-mkdir -p "$BUILD"
-: > "$BUILD/phases.txt"
+start_run test
 
 if [ -z "${TREE:-}" ]; then
 	use_head
-	TREE=$BUILD/test/linux
-	phase tree "$TOP/scripts/tree.sh" --reset "$TREE"
+	PATCHES_SNAPSHOT=$PATCHES
+	HARNESS_TREE=1
 fi
-TREE=$(realpath "$TREE")
 SUITES=$TESTS/suites
+KUNIT_TOOL=$(kunit_tool)
 
 # The suites of one arch: "SUITE KIND WHAT [ARGS...]" lines.
 suites_of() {
@@ -32,10 +36,10 @@ suites_of() {
 }
 
 # build_kselftests ARCH: install the kselftest targets that the suites of
-# ARCH need.  The arm64 guest has no C library: its programs are static.
+# ARCH need into RUN/ARCH/kselftest.  The arm64 guest has no C library:
+# its programs are static.
 build_kselftests() {
-	local arch=$1 ksft=$BUILD/$1/kselftest obj=$BUILD/$1/obj targets args=()
-	rm -rf "$ksft"
+	local arch=$1 ksft=$RUN/$1/kselftest obj=$BUILD/$1/obj targets args=()
 	targets=$(suites_of "$arch" | awk '$2 == "kselftest" { print $3 }
 		$2 == "ktap" { split($3, p, "/"); print p[1] }' | sort -u | tr '\n' ' ')
 	[ -n "$targets" ] || return 0
@@ -50,8 +54,8 @@ build_kselftests() {
 	fi
 	make -C "$TREE/tools/testing/selftests" -s -j"$JOBS" "${args[@]}" \
 		O="$obj" TARGETS="$targets" KSFT_INSTALL_PATH="$ksft" install \
-		> "$BUILD/$arch/kselftest-build.log" 2>&1 ||
-		{ tail -30 "$BUILD/$arch/kselftest-build.log" >&2;
+		> "$RUN/$arch/kselftest-build.log" 2>&1 ||
+		{ tail -30 "$RUN/$arch/kselftest-build.log" >&2;
 		  die "$arch: kselftest build failed"; }
 }
 
@@ -60,8 +64,7 @@ build_kselftests() {
 # (a whole target may not build for 32-bit ARM), static, against the arm
 # uapi headers.
 build_ktap32() {
-	local out=$BUILD/arm64/kselftest32 hdr=$BUILD/arm64/arm32 what
-	rm -rf "$out"
+	local out=$RUN/arm64/kselftest32 hdr=$BUILD/arm64/arm32 what
 	suites_of arm64 | awk '$2 == "ktap32"' | grep -q . || return 0
 	need_pkgs gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	make -C "$TREE" -s O="$hdr" ARCH=arm headers >/dev/null || die "arm32: make headers failed"
@@ -72,8 +75,8 @@ build_ktap32() {
 			"CC=arm-linux-gnueabihf-gcc -static" \
 			KHDR_INCLUDES="-isystem $hdr/usr/include" \
 			OUTPUT="$out/$(dirname "$what")" "$out/$what" \
-			> "$BUILD/arm64/ktap32-build.log" 2>&1 ||
-			{ tail -30 "$BUILD/arm64/ktap32-build.log" >&2; die "arm32: $what failed to build"; }
+			> "$RUN/arm64/ktap32-build.log" 2>&1 ||
+			{ tail -30 "$RUN/arm64/ktap32-build.log" >&2; die "arm32: $what failed to build"; }
 	done
 }
 
@@ -81,19 +84,18 @@ build_ktap32() {
 # manifest of every ELF file under the host's /usr/lib and /usr/bin with
 # the build ID binutils' readelf finds in it (the x86_64 guest's root is
 # the host's, so the paths are the same there), next to the program; and
-# BUILD/x86_64/disk.img, an ext4 image (mkfs.ext4 -d) holding a small
+# RUN/x86_64/guest/disk.img, an ext4 image (mkfs.ext4 -d) holding a small
 # program, the late-note target of bpf_stack_build_id, its target with a
 # hand-written note in an 8-aligned PT_NOTE (whose ID readelf tells) and
 # a large binary with their own manifest, which the guest gets as a
 # virtio-blk disk.
 build_buildid_data() {
-	local dir=$BUILD/x86_64/disk img=$BUILD/x86_64/disk.img
+	local dir=$RUN/x86_64/disk img=$RUN/x86_64/guest/disk.img
 	local src=$TREE/tools/testing/selftests/bpf_stack_build_id big
-	rm -rf "$dir" "$img"
 	[ -n "$(suites_of x86_64 | awk '$3 == "proc/procmap_buildid_scan"')" ] || return 0
 	need_pkgs binutils e2fsprogs python3
 	phase buildid-manifest python3 "$TOP/scripts/buildid-manifest.py" \
-		"$BUILD/x86_64/kselftest/proc/procmap_buildid_scan.manifest" /usr/lib /usr/bin ||
+		"$RUN/x86_64/kselftest/proc/procmap_buildid_scan.manifest" /usr/lib /usr/bin ||
 		die "x86_64: the build-ID manifest failed"
 	mkdir -p "$dir/src"
 	make -C "$src" -s OUTPUT="$dir/src" KHDR_INCLUDES="-isystem $BUILD/x86_64/obj/usr/include" \
@@ -104,13 +106,15 @@ build_buildid_data() {
 	mkdir -p "$dir/root"
 	cp "$dir/src/bsb_target" "$dir/src/bsb_target_late" \
 		"$dir/src/bsb_target_note8" "$big" \
-		"$BUILD/x86_64/kselftest/proc/procmap_buildid_scan" "$dir/root/"
+		"$RUN/x86_64/kselftest/proc/procmap_buildid_scan" "$dir/root/"
 	python3 "$TOP/scripts/buildid-manifest.py" --relative-to "$dir/root" \
 		"$dir/root/MANIFEST" "$dir/root"/* 2>/dev/null ||
 		die "x86_64: the disk's build-ID manifest failed"
+	mkdir -p "$(dirname "$img")"
 	truncate -s 256M "$img"
 	mkfs.ext4 -q -F -b 4096 -L buildid -d "$dir/root" "$img" >&2 ||
 		die "x86_64: mkfs.ext4 failed"
+	rm -rf "$dir"
 }
 
 build_tests() {
@@ -119,7 +123,7 @@ build_tests() {
 	[ "$arch" = x86_64 ] && build_buildid_data
 	[ "$arch" = arm64 ] && build_ktap32
 	[ "$arch" = arm64 ] && need_pkgs gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
-	make -C "$TESTS" -s ARCH="$arch" O="$BUILD/$arch/progs" KHDR="$BUILD/$arch/obj/usr/include" >&2 ||
+	make -C "$TESTS" -s ARCH="$arch" O="$RUN/$arch/progs" KHDR="$BUILD/$arch/obj/usr/include" >&2 ||
 		die "$arch: harness test programs failed to build"
 }
 
@@ -143,7 +147,7 @@ suite_limit() {
 }
 
 # Write the guest job for ARCH; ROOT is where the kselftest installs and
-# the harness programs are inside the guest ($BUILD/ARCH or /opt).  A
+# the harness programs are inside the guest (RUN/ARCH or /opt).  A
 # suite stopped at its limit leaves results/SUITE.timeout (GNU timeout
 # exits 124, busybox's lets the program die of SIGTERM), which
 # summarize.py counts as a failure of that suite.
@@ -184,27 +188,97 @@ write_job() {
 	} > "$out/job.sh"
 }
 
-run_arch() {
-	local arch=$1 obj=$BUILD/$1/obj out=$BUILD/$1/guest rc=0
-	rm -rf "$out"
-	phase "build-$arch" locked "$TOP/scripts/build.sh" "$arch" "$TREE" "$obj" || return 1
+# prepare_arch ARCH, holding the lock: the tree (when the harness makes
+# it), the kernel, the test programs; the kernel image, the programs and
+# the guest job end up in RUN/ARCH, so nothing of this run is left in the
+# places the next run of this checkout rebuilds.
+prepare_arch() {
+	local arch=$1 obj=$BUILD/$1/obj dst=$RUN/$1
+	mkdir -p "$dst/guest"
+	[ -n "${HARNESS_TREE:-}" ] && { phase tree use_tree || return 1; }
+	TREE=$(realpath "$TREE")
+	phase "build-$arch" "$TOP/scripts/build.sh" "$arch" "$TREE" "$obj" || return 1
+	cp "$obj/$(arch_kernel_image "$arch")" "$dst/kernel"
 	phase "tests-$arch" build_tests "$arch" || return 1
-	mkdir -p "$out"
-	[ -f "$BUILD/$arch/disk.img" ] && mv "$BUILD/$arch/disk.img" "$out/disk.img"
 	if [ "$arch" = x86_64 ]; then
-		write_job "$arch" "$out" "$BUILD/$arch"
+		write_job "$arch" "$dst/guest" "$dst"
 	else
+		write_job "$arch" "$dst/guest" /opt
+	fi
+}
+
+# guest_arch ARCH, holding the lock: boot RUN/ARCH/kernel and run the job.
+guest_arch() {
+	local arch=$1 dst=$RUN/$1 r d rc=0
+	if [ "$arch" = arm64 ]; then
 		"$TOP/scripts/arm64-rootfs.sh"
-		local r=$BUILD/arm64/rootfs/opt d
+		r=$BUILD/arm64/rootfs/opt
 		rm -rf "$r/kselftest" "$r/kselftest32" "$r/progs"
-		for d in "$BUILD/$arch/kselftest" "$BUILD/$arch/kselftest32" "$BUILD/$arch/progs"; do
+		for d in "$dst/kselftest" "$dst/kselftest32" "$dst/progs"; do
 			[ -d "$d" ] && cp -a "$d" "$r/"
 		done
-		write_job "$arch" "$out" /opt
 	fi
-	phase "guest-$arch" locked "$TOP/scripts/guest.sh" "$arch" "$obj/$(arch_kernel_image "$arch")" \
-		"$out" "${GUEST_TIMEOUT:-900}" || rc=$?
+	"$TOP/scripts/guest.sh" "$arch" "$dst/kernel" "$dst/guest" "${GUEST_TIMEOUT:-900}" || rc=$?
+	rm -f "$dst/guest/disk.img"
 	return $rc
+}
+
+run_arch() {
+	local arch=$1 rc=0
+	phase "prepare-$arch" locked prepare_arch "$arch" || return 1
+	phase "guest-$arch" locked guest_arch "$arch" || rc=$?
+	return $rc
+}
+
+# report_check ARCH GUEST_RC: the kernel-report check must see a report
+# the kernel printed, and only that.  The suite harness/report_words
+# printed report words in its own output (on the console without a
+# printk time stamp), and the run above did not fail on them; a second
+# boot of the same kernel provokes a real WARN_ON (lkdtm) and must fail
+# with guest.sh's status 2.
+report_check() {
+	local arch=$1 guest_rc=$2 dst=$RUN/$1 out=$RUN/$1/report-check p=0 f=0 rc=0
+	if grep -q '^# WARNING: report_words' "$dst/guest/console.log" 2>/dev/null &&
+	   [ "$guest_rc" -ne 2 ]; then
+		p=$((p + 1))
+	else
+		f=$((f + 1))
+		log "$arch: report_check: the job's own report words are missing or failed the run (guest rc $guest_rc)"
+	fi
+	mkdir -p "$out"
+	cat > "$out/job.sh" <<-'EOF'
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT
+	exit 0
+	EOF
+	locked "$TOP/scripts/guest.sh" "$arch" "$dst/kernel" "$out" 120 2>"$out/guest.err" || rc=$?
+	if [ $rc -eq 2 ] && grep -Eq '\] WARNING: .*lkdtm' "$out/console.log"; then
+		p=$((p + 1))
+	else
+		f=$((f + 1))
+		log "$arch: report_check: a WARN_ON from lkdtm gave guest.sh status $rc, not 2 (see $out)"
+	fi
+	echo "$arch/report_check: $p passed, $f failed, 0 skipped"
+}
+
+# run_host, holding the lock: the host-side suites.  WHAT is a script in
+# the tree, run once with the output directory RUN/host; it writes
+# results/SUITE.tap there (KTAP) for each of its suites.
+run_host() {
+	local what log out=$RUN/host
+	# host-test.sh builds bpftool and perf (flex, bison, libelf, zlib) and
+	# compares with libsframe (binutils-dev) and llvm-readobj-22.
+	need_build_deps x86_64
+	need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev \
+		zlib1g-dev pkg-config
+	[ -n "${HARNESS_TREE:-}" ] && { phase tree use_tree || return 1; }
+	mkdir -p "$out/results"
+	for what in $(suites_of host | awk '$2 != "host" { print "bad:" $1 } $2 == "host" { print $3 }' | sort -u); do
+		case $what in bad:*) die "tests/suites: ${what#bad:}: host suites must be of kind host" ;; esac
+		log=$out/$(basename "$what" .sh).log
+		phase "host-$(basename "$what" .sh)" to_file "$log" bash "$TREE/$what" "$out" ||
+			{ tail -20 "$log" >&2; log "host: $what failed (log: $log)"; }
+	done
 }
 
 to_file() {
@@ -213,62 +287,41 @@ to_file() {
 	"$@" > "$f" 2>&1
 }
 
-# run_host: the host-side suites.  WHAT is a script in the tree, run with
-# an output directory; it prints its own "host/SUITE: ..." line.
-run_host() {
-	local suite kind what out log
-	# host-test.sh builds bpftool and perf (flex, bison, libelf, zlib) and
-	# compares with libsframe (binutils-dev) and llvm-readobj-22.
-	need_build_deps x86_64
-	need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev \
-		zlib1g-dev pkg-config
-	suites_of host | while read -r suite kind what; do
-		[ "$kind" = host ] || die "tests/suites: host suites must be of kind host"
-		out=$BUILD/host/$suite log=$BUILD/host/$suite.log
-		rm -rf "$out"; mkdir -p "$out"
-		phase "host-$suite" to_file "$log" bash "$TREE/$what" "$out" || true
-		if grep -q "^host/$suite: [0-9]* passed" "$log"; then
-			# the suite's line, and any other host/ lines it printed
-			grep "^host/[A-Za-z0-9_-]*: [0-9]* passed" "$log" |
-				awk -F: '{ last[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
-					END { for (i = 0; i < n; i++) print last[order[i]] }'
-		else
-			tail -20 "$log" >&2
-			echo "host/$suite: 0 passed, 1 failed, 0 skipped  (no result; see $log)"
-		fi
-	done
-}
-
 status=0
-summary=$BUILD/summary.txt
+summary=$RUN/summary.txt
 : > "$summary"
 for arch in $ARCHES; do
 	rc=0
 	if [ "$arch" = host ]; then
-		run_host >> "$summary"
+		locked run_host || status=1
+		mkdir -p "$RUN/host"
+		python3 "$TOP/scripts/summarize.py" --arch host --out "$RUN/host" \
+			--kunit-tool "$KUNIT_TOOL" --suites "$SUITES" >> "$summary" || status=1
 		continue
 	fi
 	run_arch "$arch" || rc=$?
-	if [ -f "$BUILD/$arch/guest/console.log" ]; then
-		python3 "$TOP/scripts/summarize.py" --arch "$arch" --out "$BUILD/$arch/guest" \
-			--tree "$TREE" --suites "$SUITES" >> "$summary" || status=1
+	if [ -f "$RUN/$arch/guest/console.log" ]; then
+		python3 "$TOP/scripts/summarize.py" --arch "$arch" --out "$RUN/$arch/guest" \
+			--kunit-tool "$KUNIT_TOOL" --suites "$SUITES" >> "$summary" || status=1
+		phase "report-check-$arch" report_check "$arch" "$rc" >> "$summary"
 	else
 		echo "$arch/harness: 0 passed, 1 failed, 0 skipped  (no guest run)" >> "$summary"
 	fi
 	if [ $rc -ne 0 ]; then
 		status=1
 		case $rc in
-		2) echo "$arch/kernel-reports: 0 passed, 1 failed, 0 skipped  (see $BUILD/$arch/guest/console.log)" >> "$summary" ;;
-		3) echo "$arch/guest: 0 passed, 1 failed, 0 skipped  (hung or crashed; see $BUILD/$arch/guest/console.log)" >> "$summary" ;;
+		2) echo "$arch/kernel-reports: 0 passed, 1 failed, 0 skipped  (see $RUN/$arch/guest/console.log)" >> "$summary" ;;
+		3) echo "$arch/guest: 0 passed, 1 failed, 0 skipped  (hung or crashed; see $RUN/$arch/guest/console.log)" >> "$summary" ;;
 		esac
 	fi
 done
 
 echo
 echo "phase times (s):"
-sed 's/^/  /' "$BUILD/phases.txt"
+sed 's/^/  /' "$PHASES"
 echo "  all $(( $(date +%s) - t_start ))"
 echo
+echo "output: $RUN"
 cat "$summary"
 read -r p f s < <(cat "$summary" | sed -n 's/^[^:]*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped.*/\1 \2 \3/p' |
 	awk '{ p += $1; f += $2; s += $3 } END { print p + 0, f + 0, s + 0 }')

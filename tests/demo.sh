@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The demo that make run shows inside the x86_64 guest.  Each section
+# The demo that make demo shows inside the x86_64 guest.  Each section
 # shows one thing the series adds, next to an independent view of it.
 
 section() { printf '\n=== %s ===\n' "$*"; }

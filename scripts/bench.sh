@@ -8,8 +8,7 @@
 # host affects both sides alike.  Output in BUILD/runs/bench-DATE-PID.
 . "$(dirname "$0")/lib.sh"
 
-start_run bench
-[ -n "${TREE:-}" ] || { use_head; PATCHES_SNAPSHOT=$PATCHES; }
+begin_run bench
 out=$RUN/guest
 mkdir -p "$out"
 

@@ -7,8 +7,7 @@
 # Output in BUILD/runs/demo-DATE-PID (BUILD/demo-latest).
 . "$(dirname "$0")/lib.sh"
 
-start_run demo
-[ -n "${TREE:-}" ] || { use_head; PATCHES_SNAPSHOT=$PATCHES; }
+begin_run demo
 out=$RUN/guest
 mkdir -p "$out"
 

@@ -11,8 +11,7 @@
 secs=${1:-300}
 need_build_deps x86_64
 need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev zlib1g-dev pkg-config
-start_run fuzz
-[ -n "${TREE:-}" ] || { use_head; PATCHES_SNAPSHOT=$PATCHES; }
+begin_run fuzz
 # Holding the lock: the harness tree stays as it is, and the fuzzer has
 # the cores to itself.
 fuzz() {

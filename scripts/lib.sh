@@ -53,6 +53,18 @@ start_run() {
 	log "$kind: output in $RUN"
 }
 
+# begin_run KIND: start_run, and unless TREE names a tree to test, take
+# the series, configs and tests committed in HEAD (use_head) for the
+# harness tree use_tree makes.
+begin_run() {
+	start_run "$1"
+	if [ -z "${TREE:-}" ]; then
+		use_head
+		PATCHES_SNAPSHOT=$PATCHES
+		HARNESS_TREE=1
+	fi
+}
+
 # phase NAME CMD...: run a command and print how long it took.
 phase() {
 	local name=$1 t0 rc=0

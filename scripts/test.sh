@@ -20,13 +20,7 @@
 
 ARCHES=${ARCHES:-host x86_64 arm64}
 t_start=$(date +%s)
-start_run test
-
-if [ -z "${TREE:-}" ]; then
-	use_head
-	PATCHES_SNAPSHOT=$PATCHES
-	HARNESS_TREE=1
-fi
+begin_run test
 SUITES=$TESTS/suites
 KUNIT_TOOL=$(kunit_tool)
 

@@ -36,7 +36,7 @@ die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 # RUN=BUILD/runs/KIND-DATE-PID (BUILD/KIND-latest points at it), where
 # its phase times, summary, test programs, kernel images and guest
 # output go, so that two runs never write to the same place.  The runs
-# of a kind beyond the newest four are removed, unless still running.
+# of a kind beyond the newest five are removed, unless still running.
 start_run() {
 	local kind=$1 d
 	mkdir -p "$BUILD/runs"

@@ -19,7 +19,10 @@ frags=("$CONFIGS/common.config")
 [ "${NODEBUG:-0}" = 1 ] || frags+=("$CONFIGS/debug.config")
 frags+=("$CONFIGS/$arch.config")
 [ "${NODEBUG:-0}" = 1 ] && frags+=("$CONFIGS/bench.config")
-[ "${NODEBUG:-0}" != 1 ] && [ -f "$CONFIGS/$arch-kasan.config" ] && frags+=("$CONFIGS/$arch-kasan.config")
+# ARCH-debug.config: test-only options of one architecture.
+for f in "$CONFIGS/$arch-kasan.config" "$CONFIGS/$arch-debug.config"; do
+	[ "${NODEBUG:-0}" != 1 ] && [ -f "$f" ] && frags+=("$f")
+done
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=($EXTRA_CONFIG)
 
 # Configure every time: it takes seconds, and kbuild rebuilds only what a

@@ -32,47 +32,143 @@ static inline double median(double *v, int n)
 	return v[n / 2];
 }
 
-/* User space's way: open the file, walk the program headers, find the note. */
+/*
+ * User space's way to a build ID, written to make as few system calls as
+ * possible: one read of the file's first 4 KiB, which holds the ELF
+ * header, the program headers and, in the binaries linkers make, the
+ * build-ID note; a second pread() only for a program header table or a
+ * note segment that lies beyond the first 4 KiB (one per such segment).
+ * ELFCLASS32 and ELFCLASS64, little-endian; notes padded to 4 or, in a
+ * PT_NOTE of p_align 8, to 8 bytes (as readelf reads them).
+ *
+ * user_build_id_fd() reads from a file the caller already has open, as the
+ * kernel's parsers do (they start from the mapping's struct file and
+ * resolve no path): one pread() when the note is in the first 4 KiB.
+ * user_build_id() opens the file by its path first: open + read + close.
+ */
 
-static inline int user_build_id(const char *path, unsigned char *id)
+#define UBID_HEAD	4096
+#define UBID_MAX_NOTES	65536	/* bytes of one note segment read beyond the head */
+
+/* Find a GNU build-ID note in @len bytes of note segment @n. */
+static inline int ubid_notes(const unsigned char *n, size_t len, size_t align,
+			     unsigned char *id)
 {
-	unsigned char buf[4096];
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	int fd, i, len = -1;
+	size_t off = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	while (off + sizeof(Elf64_Nhdr) <= len) {
+		Elf64_Nhdr nh;
+		size_t desc, next;
+
+		memcpy(&nh, n + off, sizeof(nh));
+		desc = (sizeof(nh) + (size_t)nh.n_namesz + align - 1) & ~(align - 1);
+		next = (desc + (size_t)nh.n_descsz + align - 1) & ~(align - 1);
+		if (nh.n_namesz > len || nh.n_descsz > len ||
+		    off + desc + nh.n_descsz > len)
+			return -1;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(n + off + sizeof(nh), "GNU", 4) &&
+		    nh.n_descsz > 0 && nh.n_descsz <= 20) {
+			memcpy(id, n + off + desc, nh.n_descsz);
+			return nh.n_descsz;
+		}
+		off += next;
+	}
+	return -1;
+}
+
+static inline int user_build_id_fd(int fd, unsigned char *id)
+{
+	unsigned char head[UBID_HEAD] __attribute__((aligned(8)));
+	const unsigned char *ph;
+	unsigned char *more = NULL;
+	size_t phoff, phentsize, phnum, i;
+	ssize_t n;
+	int is64, len = -1;
+
+	n = pread(fd, head, sizeof(head), 0);
+	if (n < (ssize_t)sizeof(Elf32_Ehdr) || memcmp(head, ELFMAG, SELFMAG) ||
+	    head[EI_DATA] != ELFDATA2LSB)
 		return -1;
-	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
-		goto out;
-	for (i = 0; i < eh.e_phnum && len < 0; i++) {
-		size_t off = 0, n;
+	is64 = head[EI_CLASS] == ELFCLASS64;
+	if (is64) {
+		Elf64_Ehdr eh;
 
-		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) != sizeof(ph))
-			goto out;
-		if (ph.p_type != PT_NOTE)
-			continue;
-		n = ph.p_filesz < sizeof(buf) ? ph.p_filesz : sizeof(buf);
-		if (pread(fd, buf, n, ph.p_offset) != (ssize_t)n)
-			goto out;
-		while (off + sizeof(Elf64_Nhdr) <= n) {
-			Elf64_Nhdr *nh = (Elf64_Nhdr *)(buf + off);
-			size_t name = off + sizeof(*nh);
-			size_t desc = name + ((nh->n_namesz + 3) & ~3u);
+		if (n < (ssize_t)sizeof(eh))
+			return -1;
+		memcpy(&eh, head, sizeof(eh));
+		phoff = eh.e_phoff;
+		phentsize = eh.e_phentsize;
+		phnum = eh.e_phnum;
+		if (phentsize != sizeof(Elf64_Phdr))
+			return -1;
+	} else if (head[EI_CLASS] == ELFCLASS32) {
+		Elf32_Ehdr eh;
 
-			if (desc + nh->n_descsz > n)
-				break;
-			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-			    !memcmp(buf + name, "GNU", 4) && nh->n_descsz <= 20) {
-				memcpy(id, buf + desc, nh->n_descsz);
-				len = nh->n_descsz;
-				break;
-			}
-			off = desc + ((nh->n_descsz + 3) & ~3u);
+		memcpy(&eh, head, sizeof(eh));
+		phoff = eh.e_phoff;
+		phentsize = eh.e_phentsize;
+		phnum = eh.e_phnum;
+		if (phentsize != sizeof(Elf32_Phdr))
+			return -1;
+	} else {
+		return -1;
+	}
+	if (!phnum || phnum > 65535)
+		return -1;
+	if (phoff <= (size_t)n && phnum * phentsize <= (size_t)n - phoff) {
+		ph = head + phoff;
+	} else {	/* a program header table beyond the head: read it */
+		more = malloc(phnum * phentsize);
+		if (!more || pread(fd, more, phnum * phentsize, phoff) !=
+			     (ssize_t)(phnum * phentsize))
+			goto out;
+		ph = more;
+	}
+	for (i = 0; i < phnum && len < 0; i++) {
+		size_t off, sz, align;
+
+		if (is64) {
+			Elf64_Phdr p;
+
+			memcpy(&p, ph + i * phentsize, sizeof(p));
+			if (p.p_type != PT_NOTE)
+				continue;
+			off = p.p_offset, sz = p.p_filesz, align = p.p_align;
+		} else {
+			Elf32_Phdr p;
+
+			memcpy(&p, ph + i * phentsize, sizeof(p));
+			if (p.p_type != PT_NOTE)
+				continue;
+			off = p.p_offset, sz = p.p_filesz, align = p.p_align;
+		}
+		align = align == 8 ? 8 : 4;
+		if (off <= (size_t)n && sz <= (size_t)n - off) {
+			len = ubid_notes(head + off, sz, align, id);
+		} else {	/* a note beyond the head: read the segment */
+			unsigned char *note;
+
+			if (sz > UBID_MAX_NOTES)
+				sz = UBID_MAX_NOTES;
+			note = malloc(sz ? sz : 1);
+			if (note && pread(fd, note, sz, off) == (ssize_t)sz)
+				len = ubid_notes(note, sz, align, id);
+			free(note);
 		}
 	}
 out:
+	free(more);
+	return len;
+}
+
+static inline int user_build_id(const char *path, unsigned char *id)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), len;
+
+	if (fd < 0)
+		return -1;
+	len = user_build_id_fd(fd, id);
 	close(fd);
 	return len;
 }

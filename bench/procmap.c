@@ -14,10 +14,27 @@
  *                 sorted VMAs;
  *  sparse_spread: every unique address lies in a different mapping;
  *  exec_list:     list every executable file-backed VMA with its name;
- *  build_id:      the same with build IDs (the text path opens each file);
+ *  build_id:      the same with build IDs.  The ioctl parses the file the
+ *                 VMA holds and resolves no path; so that both sides do
+ *                 the same work, the text path reads each file through a
+ *                 descriptor it opened before (found by the name the maps
+ *                 line gives): one pread() of the first 4 KiB per file;
+ *  build_id_open: the same, the text path opening each file by the path
+ *                 the maps line gives (open, pread, close): what a tool
+ *                 without a descriptor cache does, and work (the path
+ *                 walk, the open) the ioctl side does not do;
  *  query_over_floor: one query (no name, no build ID) over an unknown
  *                 ioctl command on the same fd.
  * Every path checks its answers against the other's.
+ *
+ * The text path is written to be fast: one pread() loop into a 1 MiB
+ * buffer (seq_file hands out about a page per call whatever the buffer),
+ * hand-rolled hex parsing, names left in the buffer (no copy), and for the
+ * exec lists the permissions checked before the rest of a line is parsed.
+ * The batches parse every line, since their addresses may lie in any VMA
+ * (the ioctl side asks for any VMA too).  Which side of a pair runs first
+ * alternates from call to call; every variant runs once (the checks)
+ * before anything is timed, so every timed call is a warm one.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -38,7 +55,7 @@
 struct vma {
 	unsigned long start, end, off;
 	int exec;
-	char name[256];
+	const char *name;	/* in mapsbuf (text) or in a name buffer (ioctl) */
 };
 
 struct res {
@@ -57,35 +74,83 @@ static struct table text_tab;
 static int ntext;
 static char mapsbuf[1 << 20];
 
-/* Text path: read the whole file and parse every line. */
-static void parse_text(int fd)
+static inline unsigned long parse_hex(const char **pp)
 {
-	char *p, *nl;
+	const char *p = *pp;
+	unsigned long v = 0;
+
+	for (;; p++) {
+		unsigned int c = (unsigned char)*p, d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		v = v << 4 | d;
+	}
+	*pp = p;
+	return v;
+}
+
+/*
+ * Text path: read the whole file and parse its lines,
+ *   start-end perms offset dev inode [padding name]
+ * every line, or (@exec_only) only those whose permissions have an x.
+ */
+static void parse_text_lines(int fd, int exec_only)
+{
+	const char *p, *end;
 	ssize_t n, len = 0;
 
-	lseek(fd, 0, SEEK_SET);
-	while ((n = read(fd, mapsbuf + len, sizeof(mapsbuf) - 1 - len)) > 0)
+	while ((n = pread(fd, mapsbuf + len, sizeof(mapsbuf) - 1 - len, len)) > 0)
 		len += n;
 	mapsbuf[len] = 0;
+	end = mapsbuf + len;
 	ntext = 0;
-	for (p = mapsbuf; *p && ntext < MAXV; p = nl + 1) {
-		struct vma *v = &text[ntext++];
-		char perms[5];
-		int pos = 0;
+	for (p = mapsbuf; p < end && ntext < MAXV; p++) {
+		struct vma *v = &text[ntext];
+		unsigned long start, lim;
+		char *nl;
 
-		nl = strchr(p, '\n');
+		start = parse_hex(&p);
+		p++;				/* '-' */
+		lim = parse_hex(&p);
+		p++;				/* ' ' */
+		if (exec_only && p[2] != 'x') {
+			p = memchr(p, '\n', end - p);
+			if (!p)
+				break;
+			continue;
+		}
+		v->start = start;
+		v->end = lim;
+		v->exec = p[2] == 'x';
+		p += 5;				/* "rwxp " */
+		v->off = parse_hex(&p);
+		p++;
+		while (*p != ' ' && *p != '\n')	/* dev */
+			p++;
+		p++;
+		while (*p != ' ' && *p != '\n')	/* inode */
+			p++;
+		while (*p == ' ')
+			p++;
+		nl = memchr(p, '\n', end - p);
 		if (!nl)
 			break;
 		*nl = 0;
-		v->name[0] = 0;
-		sscanf(p, "%lx-%lx %4s %lx %*s %*s %n", &v->start, &v->end, perms,
-		       &v->off, &pos);
-		if (pos)
-			snprintf(v->name, sizeof(v->name), "%s", p + pos);
-		v->exec = perms[2] == 'x';
-		text_tab.v[ntext - 1] = v;
+		v->name = p;
+		text_tab.v[ntext++] = v;
+		p = nl;
 	}
 	text_tab.n = ntext;
+}
+
+static void parse_text(int fd)
+{
+	parse_text_lines(fd, 0);
 }
 
 /* The VMA of @t that covers @a, or the index where it would go. */
@@ -152,11 +217,12 @@ static void text_batch(int fd, const unsigned long *addr, struct res *out)
 
 /* ioctl path: a small cache of the VMAs the kernel gave us. */
 static struct vma cache[MAXV];
+static char cache_names[MAXV][256];
 static struct table cache_tab;
 static int ncache, nqueries, query_fd;
 
 static int query(int fd, unsigned long a, __u64 flags, struct vma *v,
-		 unsigned char *id, __u32 *idlen)
+		 char *name, unsigned char *id, __u32 *idlen)
 {
 	struct procmap_query q;
 
@@ -164,8 +230,8 @@ static int query(int fd, unsigned long a, __u64 flags, struct vma *v,
 	q.size = sizeof(q);
 	q.query_addr = a;
 	q.query_flags = flags;
-	q.vma_name_addr = (__u64)(uintptr_t)v->name;
-	q.vma_name_size = sizeof(v->name);
+	q.vma_name_addr = (__u64)(uintptr_t)name;
+	q.vma_name_size = 256;
 	if (id) {
 		q.build_id_addr = (__u64)(uintptr_t)id;
 		q.build_id_size = 20;
@@ -178,7 +244,8 @@ static int query(int fd, unsigned long a, __u64 flags, struct vma *v,
 	v->off = q.vma_offset;
 	v->exec = !!(q.vma_flags & PROCMAP_QUERY_VMA_EXECUTABLE);
 	if (!q.vma_name_size)
-		v->name[0] = 0;
+		name[0] = 0;
+	v->name = name;
 	if (idlen)
 		*idlen = q.build_id_size;
 	return 0;
@@ -189,7 +256,7 @@ static struct vma *ioctl_miss(struct table *t, unsigned long a, int at)
 {
 	struct vma *v = &cache[ncache];
 
-	if (ncache == MAXV || query(query_fd, a, 0, v, NULL, NULL))
+	if (ncache == MAXV || query(query_fd, a, 0, v, cache_names[ncache], NULL, NULL))
 		return NULL;
 	ncache++;
 	memmove(&t->v[at + 1], &t->v[at], (t->n - at) * sizeof(t->v[0]));
@@ -305,15 +372,43 @@ static int make_vmas(const char *self)
 
 /* ---- listing executable file-backed VMAs, with and without build IDs */
 
+/* Descriptors of the executable files, opened once by name (build_id). */
+#define MAXFD 16
+static struct {
+	char name[256];
+	int fd;
+} fds[MAXFD];
+static int nfds;
+
+static int fd_of(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nfds; i++)
+		if (!strcmp(fds[i].name, name))
+			return fds[i].fd;
+	if (nfds == MAXFD)
+		return -1;
+	snprintf(fds[nfds].name, sizeof(fds[nfds].name), "%s", name);
+	fds[nfds].fd = open(name, O_RDONLY | O_CLOEXEC);
+	return fds[nfds++].fd;
+}
+
+/* @with_id: 0 none, 1 through a held descriptor, 2 opening by path. */
+static unsigned char text_ids[MAXFD][20], ioctl_ids[MAXFD][20];
+
 static int text_exec_list(int fd, int with_id)
 {
-	unsigned char id[20];
 	int i, n = 0;
 
-	parse_text(fd);
+	parse_text_lines(fd, 1);
 	for (i = 0; i < ntext; i++)
-		if (text[i].exec && text[i].name[0] == '/') {
-			if (with_id)
+		if (text[i].name[0] == '/') {
+			unsigned char *id = text_ids[n < MAXFD ? n : MAXFD - 1];
+
+			if (with_id == 1)
+				user_build_id_fd(fd_of(text[i].name), id);
+			else if (with_id == 2)
 				user_build_id(text[i].name, id);
 			n++;
 		}
@@ -322,15 +417,16 @@ static int text_exec_list(int fd, int with_id)
 
 static int ioctl_exec_list(int fd, int with_id)
 {
-	unsigned char id[20];
 	unsigned long a = 0;
+	char name[256];
 	struct vma v;
 	__u32 len;
 	int n = 0;
 
 	while (!query(fd, a, PROCMAP_QUERY_COVERING_OR_NEXT_VMA |
 		      PROCMAP_QUERY_VMA_EXECUTABLE | PROCMAP_QUERY_FILE_BACKED_VMA,
-		      &v, with_id ? id : NULL, &len)) {
+		      &v, name, with_id ? ioctl_ids[n < MAXFD ? n : MAXFD - 1] : NULL,
+		      &len)) {
 		a = v.end;
 		n++;
 	}
@@ -348,6 +444,7 @@ static void text_list(int fd) { text_exec_list(fd, 0); }
 static void ioctl_list(int fd) { ioctl_exec_list(fd, 0); }
 static void text_list_ids(int fd) { text_exec_list(fd, 1); }
 static void ioctl_list_ids(int fd) { ioctl_exec_list(fd, 1); }
+static void text_list_ids_open(int fd) { text_exec_list(fd, 2); }
 
 /*
  * The cheapest query, the covering VMA without name or build ID, against
@@ -391,6 +488,9 @@ static double time_calls(void (*f)(int), int fd, int n)
 	return now_ns() - t0;
 }
 
+/* ns per call of the fast side in the last side_by_side() */
+static double fast_ns;
+
 /*
  * How many times longer N calls of @slow take than N calls of @fast;
  * which goes first alternates from call to call.
@@ -407,13 +507,16 @@ static double side_by_side(void (*slow)(int), void (*fast)(int), int fd, int n)
 		ts = time_calls(slow, fd, n);
 		tf = time_calls(fast, fd, n);
 	}
+	fast_ns = tf / n;
 	return ts / tf;
 }
 
 int main(int argc, char **argv)
 {
-	double a[ROUNDS], b[ROUNDS], c[ROUNDS], d[ROUNDS], e[FLOOR_ROUNDS];
-	int fd, r, nq_sparse, nq_spread;
+	double a[ROUNDS], b[ROUNDS], c[ROUNDS], d[ROUNDS], d2[ROUNDS], e[FLOOR_ROUNDS];
+	/* the ioctl side alone, in ns: for comparing kernels (anchor-bench.sh) */
+	double na[ROUNDS], nc[ROUNDS], nd[ROUNDS], ne[FLOOR_ROUNDS];
+	int fd, r, nq_sparse, nq_spread, nx;
 
 	run_from_tmpfs(argv, COPY);
 	srand(1);
@@ -428,23 +531,47 @@ int main(int argc, char **argv)
 	nq_spread = check_batch(fd, batch_spread);
 	if (nq_sparse < 0 || nq_spread < 0)
 		return printf("# procmap: text and ioctl disagree\n"), 1;
-	if (text_exec_list(fd, 0) != ioctl_exec_list(fd, 0))
+	nx = text_exec_list(fd, 0);
+	if (nx != ioctl_exec_list(fd, 0) || nx > MAXFD)
 		return printf("# procmap: exec lists differ\n"), 1;
+	/* The build IDs too, each way (this opens the text path's descriptors). */
+	memset(text_ids, 0, sizeof(text_ids));
+	memset(ioctl_ids, 1, sizeof(ioctl_ids));
+	text_exec_list(fd, 1);
+	ioctl_exec_list(fd, 1);
+	if (memcmp(text_ids, ioctl_ids, nx * 20))
+		return printf("# procmap: build IDs differ\n"), 1;
+	memset(text_ids, 0, sizeof(text_ids));
+	text_exec_list(fd, 2);
+	if (memcmp(text_ids, ioctl_ids, nx * 20))
+		return printf("# procmap: build IDs by path differ\n"), 1;
 	printf("# procmap: ioctl queries per batch: sparse %d, spread %d\n",
 	       nq_sparse, nq_spread);
 
 	for (r = 0; r < ROUNDS; r++) {
 		a[r] = side_by_side(text_sparse, ioctl_sparse, fd, 5);
+		na[r] = fast_ns;
 		b[r] = side_by_side(text_spread, ioctl_spread, fd, 5);
 		c[r] = side_by_side(text_list, ioctl_list, fd, 5);
+		nc[r] = fast_ns;
 		d[r] = side_by_side(text_list_ids, ioctl_list_ids, fd, 1);
+		nd[r] = fast_ns;
+		d2[r] = side_by_side(text_list_ids_open, ioctl_list_ids, fd, 1);
 	}
-	for (r = 0; r < FLOOR_ROUNDS; r++)
+	for (r = 0; r < FLOOR_ROUNDS; r++) {
+		/* the floor is the fast side here: time the queries alone */
 		e[r] = side_by_side(bare_queries, unknown_ioctls, fd, 1);
+		ne[r] = time_calls(bare_queries, fd, 1) / 1000;
+	}
 	printf("bench procmap.sparse.speedup %.1f x\n", median(a, ROUNDS));
 	printf("bench procmap.sparse_spread.speedup %.1f x\n", median(b, ROUNDS));
 	printf("bench procmap.exec_list.speedup %.1f x\n", median(c, ROUNDS));
 	printf("bench procmap.build_id.speedup %.1f x\n", median(d, ROUNDS));
+	printf("bench procmap.build_id_open.speedup %.1f x\n", median(d2, ROUNDS));
 	printf("bench procmap.query_over_floor %.2f x\n", median(e, FLOOR_ROUNDS));
+	printf("bench procmap.query_ns %.0f ns\n", median(ne, FLOOR_ROUNDS));
+	printf("bench procmap.sparse_ns %.0f ns\n", median(na, ROUNDS));
+	printf("bench procmap.exec_list_ns %.0f ns\n", median(nc, ROUNDS));
+	printf("bench procmap.build_id_ns %.0f ns\n", median(nd, ROUNDS));
 	return 0;
 }

@@ -6,6 +6,14 @@
 # bench/guest-bench.sh there and print its "bench NAME VALUE UNIT" lines.
 # Every ratio is measured side by side in one run, so the noisy 2-core
 # host affects both sides alike.  Output in BUILD/runs/bench-DATE-PID.
+#
+# Then the anchor (ANCHOR=0 leaves it out): Debian's linux-source-6.12,
+# unpatched, built with the same config fragments (scripts/anchor.sh), and
+# the series' kernel are booted in turn, ours, 6.12, ours, 6.12, each
+# running bench/anchor-bench.sh (the PROCMAP_QUERY and BPF build-ID
+# benchmarks, the same binaries, and the series' procmap_query kselftest
+# unchanged); the "NAME.vs_6.12" lines are the ratios of the medians,
+# ours / 6.12 (lower is better for times).
 . "$(dirname "$0")/lib.sh"
 
 begin_run bench
@@ -22,6 +30,10 @@ prepare() {
 	cp "$obj/arch/x86/boot/bzImage" "$RUN/bzImage"
 	make -C "$TOP/bench" -s O="$RUN/bench" KHDR="$obj/usr/include" >&2 ||
 		die "benchmarks failed to build"
+	make -C "$TREE/tools/testing/selftests/proc" -s \
+		KHDR_INCLUDES="-isystem $obj/usr/include" OUTPUT="$RUN/bench" \
+		"$RUN/bench/procmap_query" >&2 ||
+		die "the procmap_query kselftest failed to build"
 	# lib/sframe's lookup cost, on the host: tools/lib/sframe builds the
 	# same decoder source in user space.
 	need_pkgs gcc binutils-dev
@@ -32,19 +44,40 @@ prepare() {
 locked prepare
 TREE=$(cat "$RUN/tree")
 
-printf 'export BENCH=%s TOP=%s TREE=%s\nexec sh %s/bench/guest-bench.sh\n' \
-	"$RUN/bench" "$TOP" "$TREE" "$TOP" > "$out/job.sh"
-for try in 1 2 3; do
-	rc=0
-	locked "$TOP/scripts/guest.sh" x86_64 "$RUN/bzImage" "$out" \
-		"${GUEST_TIMEOUT:-1200}" >/dev/null 2>"$out/guest.err" || rc=$?
-	grep -q '^# clocksource .*no timing' "$out/job.log" 2>/dev/null || break
-	log "the guest has no TSC clocksource (boot $try), booting again"
-done
+# bench_boot KERNEL OUT SCRIPT: run bench/SCRIPT in a guest of KERNEL,
+# booting again (up to three times) when the TSC was not calibrated.
+bench_boot() {
+	local kernel=$1 dir=$2 script=$3 try
+	mkdir -p "$dir"
+	printf 'export BENCH=%s TOP=%s TREE=%s\nexec sh %s/bench/%s\n' \
+		"$RUN/bench" "$TOP" "$TREE" "$TOP" "$script" > "$dir/job.sh"
+	for try in 1 2 3; do
+		rc=0
+		locked "$TOP/scripts/guest.sh" x86_64 "$kernel" "$dir" \
+			"${GUEST_TIMEOUT:-1200}" >/dev/null 2>"$dir/guest.err" || rc=$?
+		grep -q '^# clocksource .*no timing' "$dir/job.log" 2>/dev/null || break
+		log "the guest has no TSC clocksource (boot $try), booting again"
+	done
+	if [ $rc -ne 0 ]; then
+		cat "$dir/guest.err" >&2
+		die "the benchmark guest failed (rc=$rc); log: $dir/job.log, console: $dir/console.log"
+	fi
+}
+
+bench_boot "$RUN/bzImage" "$out" guest-bench.sh
 grep -E '^(bench|#) ' "$out/job.log" 2>/dev/null || true
-if [ $rc -ne 0 ]; then
-	cat "$out/guest.err" >&2
-	die "the benchmark guest failed (rc=$rc); log: $out/job.log, console: $out/console.log"
+
+if [ "${ANCHOR:-1}" != 0 ]; then
+	prepare_anchor() {
+		"$TOP/scripts/anchor.sh" "$BUILD/x86_64/anchor-obj" >&2
+		cp "$BUILD/x86_64/anchor-obj/arch/x86/boot/bzImage" "$RUN/bzImage-6.12"
+	}
+	locked prepare_anchor
+	for round in 1 2; do
+		bench_boot "$RUN/bzImage" "$RUN/anchor/ours-$round" anchor-bench.sh
+		bench_boot "$RUN/bzImage-6.12" "$RUN/anchor/6.12-$round" anchor-bench.sh
+	done
+	python3 "$TOP/bench/anchor-report.py" "$RUN/anchor"
 fi
 
 "$RUN/host/bench-sframe"

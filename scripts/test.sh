@@ -37,8 +37,10 @@ build_kselftests() {
 	targets=$(suites_of "$arch" | awk '$2 == "kselftest" { print $3 }
 		$2 == "ktap" { split($3, p, "/"); print p[1] }' | sort -u | tr '\n' ' ')
 	[ -n "$targets" ] || return 0
-	# sframe_callchain builds its programs with gcc and with clang-22/lld-22.
-	[ "$arch" = x86_64 ] && need_pkgs clang-22 lld-22
+	# sframe_callchain builds its programs with gcc and with clang-22/lld-22;
+	# procmap_query_32 is a static gcc -m32 program.  Not gcc-multilib:
+	# it conflicts with the ARM cross compilers.
+	[ "$arch" = x86_64 ] && need_pkgs clang-22 lld-22 gcc-12-multilib
 	if [ "$arch" = arm64 ]; then
 		# compat_callchain builds 32-bit ARM programs with gcc and clang.
 		need_pkgs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf \

@@ -5,7 +5,8 @@
 DIR holds ours-N/job.log and 6.12-N/job.log, written by
 bench/anchor-bench.sh on each boot.  Prints, for each benchmark line both
 kernels gave, the ratio of the medians (ours / 6.12) as NAME.vs_6.12, the
-values of every boot as a comment, and the procmap_query kselftest's
+values of every boot and the ratio of each pair of boots (ours-N over
+6.12-N, the spread of the line) as comments, and the procmap_query kselftest's
 results on each kernel with the cases that fail on 6.12 only."""
 import glob
 import os
@@ -19,7 +20,8 @@ LINES = {
     'procmap.exec_list_ns': 'procmap.exec_list.vs_6.12',
     'procmap.build_id_ns': 'procmap.build_id.vs_6.12',
     'procmap.sparse_ns': 'procmap.sparse.vs_6.12',
-    'buildid.nofault_ns': 'buildid.nofault.vs_6.12',
+    'buildid.nofault_call_ns': 'buildid.nofault.vs_6.12',
+    'buildid.nofault_ns': 'buildid.nofault_parse.vs_6.12',
     'buildid.sleepable_ns': 'buildid.sleepable.vs_6.12',
 }
 
@@ -27,6 +29,9 @@ LINES = {
 def read(path):
     vals, ksft = {}, {}
     for line in open(path, errors='replace'):
+        if 'gave no build ID' in line:
+            print('# %s: %s' % (os.path.basename(os.path.dirname(path)),
+                                line.strip().lstrip('# ')))
         m = re.match(r'bench (\S+) (\S+)', line)
         if m:
             try:
@@ -63,6 +68,9 @@ def main():
             # a cost measured as a difference can be lost in the noise
             print('# %s: 6.12\'s cost is within the noise of 0: no ratio' % name)
             continue
+        pairs = [x / y for x, y in zip(a, b) if y > 0]
+        print('# %s: boot pairs (ours-N / 6.12-N) %s' % (
+            ratio, ' '.join('%.2f' % r for r in pairs)))
         print('bench %s %.2f x' % (ratio, statistics.median(a) / statistics.median(b)))
     for k in ('ours', '6.12'):
         ksft = runs[k][0][1]

@@ -8,32 +8,41 @@
  * Files found without a table are remembered, so that cost should fall
  * on the first exec after a file is written, and nowhere else.
  *
- * Measured with the switch on and off, side by side, the order of the
- * two sides alternating from round to round; each line is the median of
- * the rounds' ratios (on / off - 1):
+ * Measured with the switch on and off, in pairs of one exec each, the
+ * order within a pair alternating from pair to pair; each line is the
+ * median of the pairs' ratios (on / off - 1), printed with the 95 %
+ * confidence interval of that median (from the order statistics), so
+ * that "within 1 % of zero" can be read off the line:
  *
  *  - warm (sframe.nosframe_exec_overhead_pct, and _bintrue_ for
  *    /bin/true, which maps itself, ld.so and libc): fork + exec + exit of
  *    nosframe_libs200, a program linked with 200 libraries without
  *    SFrame, from a copy in /tmp.  One exec with the switch on before the
- *    rounds (the warm-up) teaches the kernel the files; turning the switch
- *    off does not make it forget them, so every "on" exec of every round,
+ *    pairs (the warm-up) teaches the kernel the files; turning the switch
+ *    off does not make it forget them, so every "on" exec of every pair,
  *    whichever side ran first, finds all its files in the negative cache
  *    and reads none: this line is the cost of those lookups, by design,
  *    not of reading headers.  That cost is the cold line's;
  *  - cold (sframe.nosframe_exec_cold_overhead_pct): one exec of a fresh
  *    copy of the program and its libraries (new files, so nothing is
- *    remembered yet: every "on" exec reads the headers of its 201 files),
- *    written just before; each side has its own copy, and which copy is
- *    written first alternates every two rounds, the exec order every
- *    round, so each side runs first and last written alike.
+ *    remembered yet: every "on" exec looks at the headers of its 201
+ *    files), written just before; each side has its own copy, and which
+ *    copy is written first alternates every two pairs, the exec order
+ *    every pair, so each side runs first and last written alike;
+ *  - the same two costs for one mapping, without exec's noise
+ *    (sframe.nosframe_mmap_cold_ns and _warm_ns): mmap(PROT_EXEC) and
+ *    munmap of each of 200 fresh copies of one of the libraries, on and
+ *    off alternating by round, then of the same files again.
  * The page cache holds every file for both sides (tmpfs copies, and the
  * warm-up exec for /bin/true's files on 9p).
  */
 #include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,9 +50,9 @@
 #include "common.h"
 
 #define SWITCH	"/proc/sys/kernel/perf_sframe_unwind"
-#define ROUNDS	11
-#define EXECS	20
-#define COLD_ROUNDS	15
+#define WARM_PAIRS	201
+#define COLD_PAIRS	201
+#define MMAP_ROUNDS	31
 #define NR_LIBS	200
 
 static int set_switch(const char *val)
@@ -144,95 +153,189 @@ static void remove_copy(const char *dir)
 	rmdir(dir);
 }
 
-/* The spread of the rounds' ratios, in percent: the noise of a line. */
-static double lo_pct, hi_pct;
+/*
+ * The median of @n ratios, as a percentage (ratio - 1), and the bounds of
+ * its 95 % confidence interval: the order statistics n/2 -+ 0.98 sqrt(n)
+ * (the binomial's normal approximation).  Sorts @ratio.
+ */
+static double ci_lo, ci_hi;
 
-static void spread(const double *ratio, int n)
+static double median_pct(double *ratio, int n)
 {
-	int r;
+	int k = (int)(0.98 * sqrt(n) + 0.5);
 
-	lo_pct = hi_pct = (ratio[0] - 1) * 100;
-	for (r = 1; r < n; r++) {
-		if ((ratio[r] - 1) * 100 < lo_pct)
-			lo_pct = (ratio[r] - 1) * 100;
-		if ((ratio[r] - 1) * 100 > hi_pct)
-			hi_pct = (ratio[r] - 1) * 100;
-	}
+	qsort(ratio, n, sizeof(*ratio), cmp_double);
+	ci_lo = (ratio[n / 2 - k > 0 ? n / 2 - k : 0] - 1) * 100;
+	ci_hi = (ratio[n / 2 + k < n ? n / 2 + k : n - 1] - 1) * 100;
+	return (ratio[n / 2] - 1) * 100;
 }
 
-/* Warm: the median of the rounds' on/off ratios, alternating the order. */
+/* One exec on each side, @on_path with the switch on, in @first order. */
+static double pair(const char *on_path, const char *off_path, bool on_first,
+		   double *on, double *off)
+{
+	if (on_first) {
+		set_switch("1");
+		*on = block(on_path, 1);
+		set_switch("0");
+		*off = block(off_path, 1);
+	} else {
+		set_switch("0");
+		*off = block(off_path, 1);
+		set_switch("1");
+		*on = block(on_path, 1);
+	}
+	return *on / *off;
+}
+
+/* Warm: @path's files known to the kernel, pairs alternating in order. */
 static double warm(const char *path, double *on_med, double *off_med)
 {
-	double ratio[ROUNDS], on[ROUNDS], off[ROUNDS];
-	int r;
+	static double ratio[WARM_PAIRS], on[WARM_PAIRS], off[WARM_PAIRS];
+	int p;
 
 	set_switch("1");
 	block(path, 2);		/* the page cache, and the kernel remembers */
-	for (r = 0; r < ROUNDS; r++) {
-		if (r & 1) {
-			set_switch("1");
-			on[r] = block(path, EXECS);
-			set_switch("0");
-			off[r] = block(path, EXECS);
-		} else {
-			set_switch("0");
-			off[r] = block(path, EXECS);
-			set_switch("1");
-			on[r] = block(path, EXECS);
-		}
-		ratio[r] = on[r] / off[r];
-	}
+	for (p = 0; p < WARM_PAIRS; p++)
+		ratio[p] = pair(path, path, p & 1, &on[p], &off[p]);
 	set_switch("1");
-	spread(ratio, ROUNDS);
-	*on_med = median(on, ROUNDS);
-	*off_med = median(off, ROUNDS);
-	return median(ratio, ROUNDS);
+	*on_med = median(on, WARM_PAIRS);
+	*off_med = median(off, WARM_PAIRS);
+	return median_pct(ratio, WARM_PAIRS);
 }
 
 /* Cold: one exec of files written just before, on and off alternating. */
 static double cold(const char *bench, double *on_med, double *off_med)
 {
-	double ratio[COLD_ROUNDS], on[COLD_ROUNDS], off[COLD_ROUNDS];
-	char a[64], b[64];
-	const char *pa, *pb;
-	int r;
+	static double ratio[COLD_PAIRS], on[COLD_PAIRS], off[COLD_PAIRS];
+	const char *a = "/tmp/exec_cost.on", *b = "/tmp/exec_cost.off";
+	char pa[4096], pb[4096];
+	int p;
 
-	for (r = 0; r < COLD_ROUNDS; r++) {
-		snprintf(a, sizeof(a), "/tmp/exec_cost.%d.on", r);
-		snprintf(b, sizeof(b), "/tmp/exec_cost.%d.off", r);
-		if (r & 2) {	/* write order: alternating every two rounds */
-			pb = fresh_copy(bench, b);
-			pa = fresh_copy(bench, a);
+	for (p = 0; p < COLD_PAIRS; p++) {
+		if (p & 2) {	/* write order: alternating every two pairs */
+			snprintf(pb, sizeof(pb), "%s", fresh_copy(bench, b));
+			snprintf(pa, sizeof(pa), "%s", fresh_copy(bench, a));
 		} else {
-			pa = fresh_copy(bench, a);
-			pb = fresh_copy(bench, b);
+			snprintf(pa, sizeof(pa), "%s", fresh_copy(bench, a));
+			snprintf(pb, sizeof(pb), "%s", fresh_copy(bench, b));
 		}
-		if (r & 1) {
-			set_switch("1");
-			on[r] = block(pa, 1);
-			set_switch("0");
-			off[r] = block(pb, 1);
-		} else {
-			set_switch("0");
-			off[r] = block(pb, 1);
-			set_switch("1");
-			on[r] = block(pa, 1);
-		}
-		ratio[r] = on[r] / off[r];
+		ratio[p] = pair(pa, pb, p & 1, &on[p], &off[p]);
 		remove_copy(a);
 		remove_copy(b);
 	}
 	set_switch("1");
-	spread(ratio, COLD_ROUNDS);
-	*on_med = median(on, COLD_ROUNDS);
-	*off_med = median(off, COLD_ROUNDS);
-	return median(ratio, COLD_ROUNDS);
+	*on_med = median(on, COLD_PAIRS);
+	*off_med = median(off, COLD_PAIRS);
+	return median_pct(ratio, COLD_PAIRS);
+}
+
+/* ns per mmap(PROT_EXEC) + munmap of each of the NR_LIBS files in @fd. */
+static double map_all(const int *fd, size_t len)
+{
+	double t0 = now_ns();
+	int i;
+
+	for (i = 0; i < NR_LIBS; i++) {
+		void *m = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			       fd[i], 0);
+
+		if (m == MAP_FAILED) {
+			perror("exec_cost: mmap");
+			exit(1);
+		}
+		munmap(m, len);
+	}
+	return (now_ns() - t0) / NR_LIBS;
+}
+
+/*
+ * NR_LIBS new copies of the library @src (@len bytes), open, unlinked:
+ * files the kernel has not seen.
+ */
+static void fresh_fds(int *fd, const char *src, size_t len, const char *tag)
+{
+	char path[64];
+	int i;
+
+	for (i = 0; i < NR_LIBS; i++) {
+		snprintf(path, sizeof(path), "/tmp/exec_cost.%s.%d", tag, i);
+		fd[i] = open(path, O_RDWR | O_CREAT | O_TRUNC, 0755);
+		if (fd[i] < 0 || write(fd[i], src, len) != (ssize_t)len) {
+			fprintf(stderr, "exec_cost: cannot write %s\n", path);
+			exit(1);
+		}
+		unlink(path);
+	}
+}
+
+/*
+ * The discovery cost of one executable mapping, in ns, on - off: of a
+ * file not seen before (*@cold_ns) and of one known (*@warm_ns); medians
+ * of MMAP_ROUNDS rounds, the order alternating.
+ */
+static void map_cost(const char *bench, double *cold_ns, double *warm_ns)
+{
+	double cold_d[MMAP_ROUNDS], warm_d[MMAP_ROUNDS];
+	int a[NR_LIBS], b[NR_LIBS], r, i;
+	char path[4096];
+	struct stat st;
+	char *src;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/libs200/libnosf0.so", bench);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || !(src = malloc(st.st_size)) ||
+	    read(fd, src, st.st_size) != st.st_size) {
+		fprintf(stderr, "exec_cost: cannot read %s\n", path);
+		exit(1);
+	}
+	close(fd);
+	for (r = 0; r < MMAP_ROUNDS; r++) {
+		double on, off;
+
+		fresh_fds(r & 2 ? b : a, src, st.st_size, r & 2 ? "b" : "a");
+		fresh_fds(r & 2 ? a : b, src, st.st_size, r & 2 ? "a" : "b");
+		if (r & 1) {
+			set_switch("1");
+			on = map_all(a, st.st_size);
+			set_switch("0");
+			off = map_all(b, st.st_size);
+		} else {
+			set_switch("0");
+			off = map_all(b, st.st_size);
+			set_switch("1");
+			on = map_all(a, st.st_size);
+		}
+		cold_d[r] = on - off;
+		/* a's files are known now; off maps them too, no work either */
+		if (r & 1) {
+			set_switch("1");
+			on = map_all(a, st.st_size);
+			set_switch("0");
+			off = map_all(a, st.st_size);
+		} else {
+			set_switch("0");
+			off = map_all(a, st.st_size);
+			set_switch("1");
+			on = map_all(a, st.st_size);
+		}
+		warm_d[r] = on - off;
+		for (i = 0; i < NR_LIBS; i++) {
+			close(a[i]);
+			close(b[i]);
+		}
+	}
+	set_switch("1");
+	free(src);
+	*cold_ns = median(cold_d, MMAP_ROUNDS);
+	*warm_ns = median(warm_d, MMAP_ROUNDS);
 }
 
 int main(void)
 {
 	const char *bench = getenv("BENCH");
-	double ratio, on, off;
+	double pct, on, off, cold_ns, warm_ns;
 	const char *prog;
 
 	if (!bench || set_switch("1")) {
@@ -241,23 +344,27 @@ int main(void)
 		return 1;
 	}
 	prog = fresh_copy(bench, "/tmp/exec_cost.warm");
-	ratio = warm(prog, &on, &off);
-	printf("# exec_cost: fork+exec+exit of nosframe_libs200 (200 libraries without SFrame), files known (every on exec a negative-cache hit): %.0f us on, %.0f us off (medians of %d rounds of %d, order alternating; rounds from %+.1f %% to %+.1f %%)\n",
-	       on / 1000, off / 1000, ROUNDS, EXECS, lo_pct, hi_pct);
-	printf("bench sframe.nosframe_exec_overhead_pct %.1f %%\n",
-	       (ratio - 1) * 100);
+	pct = warm(prog, &on, &off);
+	printf("# exec_cost: fork+exec+exit of nosframe_libs200 (200 libraries without SFrame), files known (every on exec a negative-cache hit): %.0f us on, %.0f us off (medians of %d pairs, order alternating; 95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
+	       on / 1000, off / 1000, WARM_PAIRS, ci_lo, ci_hi);
+	printf("bench sframe.nosframe_exec_overhead_pct %.1f %%\n", pct);
 	remove_copy("/tmp/exec_cost.warm");
 
-	ratio = cold(bench, &on, &off);
-	printf("# exec_cost: the first exec of a fresh copy of it (every on exec a negative-cache miss, 201 files read): %.0f us on, %.0f us off (medians of %d rounds, order alternating; rounds from %+.1f %% to %+.1f %%)\n",
-	       on / 1000, off / 1000, COLD_ROUNDS, lo_pct, hi_pct);
-	printf("bench sframe.nosframe_exec_cold_overhead_pct %.1f %%\n",
-	       (ratio - 1) * 100);
+	pct = cold(bench, &on, &off);
+	printf("# exec_cost: the first exec of a fresh copy of it (every on exec a negative-cache miss, 201 files looked at): %.0f us on, %.0f us off (medians of %d pairs, order alternating; 95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
+	       on / 1000, off / 1000, COLD_PAIRS, ci_lo, ci_hi);
+	printf("bench sframe.nosframe_exec_cold_overhead_pct %.1f %%\n", pct);
 
-	ratio = warm("/bin/true", &on, &off);
-	printf("# exec_cost: fork+exec+exit of /bin/true: %.0f us on, %.0f us off (rounds from %+.1f %% to %+.1f %%)\n",
-	       on / 1000, off / 1000, lo_pct, hi_pct);
+	map_cost(bench, &cold_ns, &warm_ns);
+	printf("# exec_cost: one mmap(PROT_EXEC)+munmap of a library without SFrame, on - off (medians of %d rounds of %d files, order alternating); x 201 files that is %.1f %% of the cold exec's %.0f us\n",
+	       MMAP_ROUNDS, NR_LIBS, cold_ns * 201 / off * 100, off / 1000);
+	printf("bench sframe.nosframe_mmap_cold_ns %.0f ns\n", cold_ns);
+	printf("bench sframe.nosframe_mmap_warm_ns %.0f ns\n", warm_ns);
+
+	pct = warm("/bin/true", &on, &off);
+	printf("# exec_cost: fork+exec+exit of /bin/true: %.0f us on, %.0f us off (95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
+	       on / 1000, off / 1000, ci_lo, ci_hi);
 	printf("bench sframe.nosframe_exec_bintrue_overhead_pct %.1f %%\n",
-	       (ratio - 1) * 100);
+	       pct);
 	return 0;
 }

@@ -9,7 +9,8 @@
 #
 # Then the anchor (ANCHOR=0 leaves it out): Debian's linux-source-6.12,
 # unpatched, built with the same config fragments (scripts/anchor.sh), and
-# the series' kernel are booted in turn, ours, 6.12, ours, 6.12, each
+# the series' kernel are booted in turn, ours, 6.12, ours, 6.12, ... (three
+# rounds, ANCHOR_ROUNDS=N for another number), each
 # running bench/anchor-bench.sh (the PROCMAP_QUERY and BPF build-ID
 # benchmarks, the same binaries, and the series' procmap_query kselftest
 # unchanged); the "NAME.vs_6.12" lines are the ratios of the medians,
@@ -73,7 +74,7 @@ if [ "${ANCHOR:-1}" != 0 ]; then
 		cp "$BUILD/x86_64/anchor-obj/arch/x86/boot/bzImage" "$RUN/bzImage-6.12"
 	}
 	locked prepare_anchor
-	for round in 1 2; do
+	for round in $(seq "${ANCHOR_ROUNDS:-3}"); do
 		bench_boot "$RUN/bzImage" "$RUN/anchor/ours-$round" anchor-bench.sh
 		bench_boot "$RUN/bzImage-6.12" "$RUN/anchor/6.12-$round" anchor-bench.sh
 	done

@@ -4,9 +4,9 @@
  * fault-free and sleepable, next to user space doing the same job.
  *
  * Each kernel cost is the difference of two otherwise identical calls
- * timed side by side in one run (and buildid.nofault_call_ns is the whole
- * call with build IDs, the one to compare between kernels, whose paths
- * without build IDs may differ):
+ * timed side by side in one run (buildid.nofault_call_ns and
+ * buildid.noid_call_ns are the whole calls, with and without build IDs,
+ * so that kernels whose paths without build IDs differ can be compared):
  *  - fault-free: a raw-tracepoint BPF program run with BPF_PROG_TEST_RUN
  *    takes one user frame with bpf_get_stack(BPF_F_USER_STACK), with and
  *    without BPF_F_USER_BUILD_ID; the program is static, so the frame
@@ -57,8 +57,15 @@
 
 /* ---- fault-free: bpf_get_stack with a build ID, from BPF_PROG_TEST_RUN */
 
+/*
+ * The buffer holds one entry either way, a struct bpf_stack_build_id with
+ * build IDs and one IP without: both calls then walk the same single
+ * frame (a 32-byte buffer would have the call without build IDs walk four
+ * frames, and its difference would not be the cost of a parse).
+ */
 static int load_stack_prog(__u64 flags)
 {
+	int size = flags & BPF_F_USER_BUILD_ID ? 32 : 8;
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 6, .src_reg = 1 },
 		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = 10, .off = -8 },
@@ -68,7 +75,7 @@ static int load_stack_prog(__u64 flags)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 1, .src_reg = 6 },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 2, .src_reg = 10 },
 		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 2, .imm = -32 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 3, .imm = 32 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 3, .imm = size },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 4, .imm = (int)flags },
 		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_stack },
 		/* return the first entry's status (or low bits of its IP) */
@@ -267,6 +274,7 @@ int main(int argc, char **argv)
 	if (!missed)
 		printf("bench buildid.nofault_call_ns %.0f ns\n",
 		       median(call, ROUNDS));
+	printf("bench buildid.noid_call_ns %.0f ns\n", median(call_ip, ROUNDS));
 	if (missed)
 		printf("# buildid: so buildid.nofault_ns is not the cost of a parse\n");
 	else

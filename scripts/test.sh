@@ -15,10 +15,14 @@
 # Environment: ARCHES (default "host x86_64 arm64"; "host" runs the
 # host-side suites, kind "host" in tests/suites); TREE (default: a harness
 # tree made from the series committed in HEAD; set TREE=build/linux to
-# test the work tree as it is); GUEST_TIMEOUT (seconds per guest).
+# test the work tree as it is); GUEST_TIMEOUT (seconds per guest);
+# KERNEL_TREE and KOBJ (default: TREE and "obj"), the tree the kernels are
+# built from and their object directory's name in BUILD/ARCH, for running
+# the series' tests on another kernel (scripts/base61.sh).
 . "$(dirname "$0")/lib.sh"
 
 ARCHES=${ARCHES:-host x86_64 arm64}
+KOBJ=${KOBJ:-obj}
 t_start=$(date +%s)
 begin_run test
 SUITES=$TESTS/suites
@@ -33,7 +37,7 @@ suites_of() {
 # ARCH need into RUN/ARCH/kselftest.  The arm64 guest has no C library:
 # its programs are static.
 build_kselftests() {
-	local arch=$1 ksft=$RUN/$1/kselftest obj=$BUILD/$1/obj targets args=()
+	local arch=$1 ksft=$RUN/$1/kselftest obj=$BUILD/$1/$KOBJ targets args=()
 	targets=$(suites_of "$arch" | awk '$2 == "kselftest" { print $3 }
 		$2 == "ktap" { split($3, p, "/"); print p[1] }' | sort -u | tr '\n' ' ')
 	[ -n "$targets" ] || return 0
@@ -94,7 +98,7 @@ build_buildid_data() {
 		"$RUN/x86_64/kselftest/proc/procmap_buildid_scan.manifest" /usr/lib /usr/bin ||
 		die "x86_64: the build-ID manifest failed"
 	mkdir -p "$dir/src"
-	make -C "$src" -s OUTPUT="$dir/src" KHDR_INCLUDES="-isystem $BUILD/x86_64/obj/usr/include" \
+	make -C "$src" -s OUTPUT="$dir/src" KHDR_INCLUDES="-isystem $BUILD/x86_64/$KOBJ/usr/include" \
 		"$dir/src/bsb_target" "$dir/src/bsb_target_late" \
 		"$dir/src/bsb_target_note8" >&2 ||
 		die "x86_64: bsb_target failed to build"
@@ -119,7 +123,7 @@ build_tests() {
 	[ "$arch" = x86_64 ] && build_buildid_data
 	[ "$arch" = arm64 ] && build_ktap32
 	[ "$arch" = arm64 ] && need_pkgs gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
-	make -C "$TESTS" -s ARCH="$arch" O="$RUN/$arch/progs" KHDR="$BUILD/$arch/obj/usr/include" >&2 ||
+	make -C "$TESTS" -s ARCH="$arch" O="$RUN/$arch/progs" KHDR="$BUILD/$arch/$KOBJ/usr/include" >&2 ||
 		die "$arch: harness test programs failed to build"
 }
 
@@ -189,11 +193,11 @@ write_job() {
 # the guest job end up in RUN/ARCH, so nothing of this run is left in the
 # places the next run of this checkout rebuilds.
 prepare_arch() {
-	local arch=$1 obj=$BUILD/$1/obj dst=$RUN/$1
+	local arch=$1 obj=$BUILD/$1/$KOBJ dst=$RUN/$1
 	mkdir -p "$dst/guest"
 	[ -n "${HARNESS_TREE:-}" ] && { phase tree use_tree || return 1; }
 	TREE=$(realpath "$TREE")
-	phase "build-$arch" "$TOP/scripts/build.sh" "$arch" "$TREE" "$obj" || return 1
+	phase "build-$arch" "$TOP/scripts/build.sh" "$arch" "${KERNEL_TREE:-$TREE}" "$obj" || return 1
 	cp "$obj/$(arch_kernel_image "$arch")" "$dst/kernel"
 	phase "tests-$arch" build_tests "$arch" || return 1
 	if [ "$arch" = x86_64 ]; then

@@ -19,8 +19,10 @@
 arch=$1
 shift
 
+# The base tree is rebuilt from the tarball each time and removed after
+# the run: it holds no commit of the series.
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$BUILD/base/linux"' EXIT
 mkdir -p "$tmp/tests"
 cp -a "$TESTS/." "$tmp/tests/"
 awk -v a="$arch" -v want=" report_words $* " '

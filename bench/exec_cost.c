@@ -2,11 +2,19 @@
 /*
  * exec_cost: what SFrame discovery costs a process that has no SFrame.
  *
- * With kernel.perf_sframe_unwind=1 every executable file mapping queues a
- * look at the file's ELF headers; a program whose files carry no SFrame
+ * With kernel.perf_sframe_unwind=1, the executable file mappings of a
+ * process that may be sampled have their ELF headers looked at: those of
+ * a process started while something takes callchains, from exec on, and
+ * those of one sampled since.  A program whose files carry no SFrame
  * (Debian's own binaries and libraries) pays for that and gets nothing.
  * Files found without a table are remembered, so that cost should fall
  * on the first exec after a file is written, and nowhere else.
+ *
+ * Everything below is measured twice: with nothing taking callchains
+ * (the sframe.* lines: a process that is never sampled should cost
+ * nothing at all), then, in this program run again with a perf event
+ * that takes callchains open and never enabled, as under a profiler
+ * (the sframe.profiled.* lines, /bin/true left out).
  *
  * Measured with the switch on and off, in pairs of one exec each, the
  * order within a pair alternating from pair to pair; each line is the
@@ -42,8 +50,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +64,7 @@
 #define COLD_PAIRS	201
 #define MMAP_ROUNDS	31
 #define NR_LIBS	200
+#define PROFILED_ARG	"--profiled"
 
 static int set_switch(const char *val)
 {
@@ -332,9 +343,31 @@ static void map_cost(const char *bench, double *cold_ns, double *warm_ns)
 	*warm_ns = median(warm_d, MMAP_ROUNDS);
 }
 
-int main(void)
+/*
+ * A perf event of this process that takes callchains and is never
+ * enabled, kept across exec: while it is open, a process started by exec
+ * has its mappings looked at as they are made, as under a profiler.
+ */
+static int callchain_holder(void)
 {
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+	attr.exclude_kernel = 1;
+	attr.disabled = 1;
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+int main(int argc, char **argv)
+{
+	bool profiled = argc == 2 && !strcmp(argv[1], PROFILED_ARG);
 	const char *bench = getenv("BENCH");
+	const char *pre = profiled ? "sframe.profiled." : "sframe.";
 	double pct, on, off, cold_ns, warm_ns;
 	const char *prog;
 
@@ -343,28 +376,42 @@ int main(void)
 		       SWITCH);
 		return 1;
 	}
+	printf("# exec_cost: %s\n", profiled ?
+	       "with a perf event that takes callchains open (a profiler running): every process is looked at from exec on" :
+	       "nothing takes callchains: a process is looked at only once sampled");
 	prog = fresh_copy(bench, "/tmp/exec_cost.warm");
 	pct = warm(prog, &on, &off);
 	printf("# exec_cost: fork+exec+exit of nosframe_libs200 (200 libraries without SFrame), files known (every on exec a negative-cache hit): %.0f us on, %.0f us off (medians of %d pairs, order alternating; 95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
 	       on / 1000, off / 1000, WARM_PAIRS, ci_lo, ci_hi);
-	printf("bench sframe.nosframe_exec_overhead_pct %.1f %%\n", pct);
+	printf("bench %snosframe_exec_overhead_pct %.1f %%\n", pre, pct);
 	remove_copy("/tmp/exec_cost.warm");
 
 	pct = cold(bench, &on, &off);
 	printf("# exec_cost: the first exec of a fresh copy of it (every on exec a negative-cache miss, 201 files looked at): %.0f us on, %.0f us off (medians of %d pairs, order alternating; 95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
 	       on / 1000, off / 1000, COLD_PAIRS, ci_lo, ci_hi);
-	printf("bench sframe.nosframe_exec_cold_overhead_pct %.1f %%\n", pct);
+	printf("bench %snosframe_exec_cold_overhead_pct %.1f %%\n", pre, pct);
 
 	map_cost(bench, &cold_ns, &warm_ns);
 	printf("# exec_cost: one mmap(PROT_EXEC)+munmap of a library without SFrame, on - off (medians of %d rounds of %d files, order alternating); x 201 files that is %.1f %% of the cold exec's %.0f us\n",
 	       MMAP_ROUNDS, NR_LIBS, cold_ns * 201 / off * 100, off / 1000);
-	printf("bench sframe.nosframe_mmap_cold_ns %.0f ns\n", cold_ns);
-	printf("bench sframe.nosframe_mmap_warm_ns %.0f ns\n", warm_ns);
+	printf("bench %snosframe_mmap_cold_ns %.0f ns\n", pre, cold_ns);
+	printf("bench %snosframe_mmap_warm_ns %.0f ns\n", pre, warm_ns);
+	if (profiled)
+		return 0;
 
 	pct = warm("/bin/true", &on, &off);
 	printf("# exec_cost: fork+exec+exit of /bin/true: %.0f us on, %.0f us off (95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
 	       on / 1000, off / 1000, ci_lo, ci_hi);
-	printf("bench sframe.nosframe_exec_bintrue_overhead_pct %.1f %%\n",
+	printf("bench %snosframe_exec_bintrue_overhead_pct %.1f %%\n", pre,
 	       pct);
-	return 0;
+
+	/* the same again, in a process started with the event open */
+	if (callchain_holder() < 0) {
+		perror("exec_cost: perf_event_open");
+		return 1;
+	}
+	fflush(stdout);
+	execl("/proc/self/exe", argv[0], PROFILED_ARG, (char *)NULL);
+	perror("exec_cost: exec");
+	return 1;
 }

@@ -55,7 +55,8 @@
 # cold runs: the first exec of a fresh copy, perf's own files read from
 # 9p); their times are a comment.
 #
-# table_bytes: kernel.perf_sframe_bytes while (a) runs, minus before.
+# table_bytes: kernel.perf_sframe_bytes while (a) runs under perf record
+# -g, minus before.
 set -u
 
 FREQ=${SFRAME_FREQ:-2000}
@@ -261,10 +262,12 @@ echo "bench fp.overhead_pct $oh_fp %"
 echo "bench dwarf.overhead_pct $oh_dwarf %"
 echo "bench dwarf_fit.overhead_pct $oh_dwarf_fit %"
 
-# ---- kernel memory for the tables: read while (a) runs
+# ---- kernel memory for the tables: read while (a) runs under perf
+# record -g (a process nothing samples has no tables looked up)
 t0=$(cat $SYS/perf_sframe_tables)
 b0=$(cat $SYS/perf_sframe_bytes)
-$A $WORK > /dev/null &
+perf record -q -F $FREQ -e cpu-clock -g -o $D/tb.data -- $A $WORK \
+	> /dev/null 2>&1 &
 pid=$!
 t1=$t0 b1=$b0 i=0
 while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
@@ -275,6 +278,7 @@ while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
 	i=$((i + 1))
 done
 wait $pid
+rm -f $D/tb.data
 echo "bench sframe.table_bytes $((b1 - b0)) B"
 size=$(readelf -SW $A | awk '{ for (i = 1; i < NF; i++) if ($i == ".sframe") print $(i + 4) }')
 note "$((t1 - t0)) table(s) loaded while (a) ran ($t0 table(s), $b0 bytes before);" \

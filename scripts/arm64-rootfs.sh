@@ -35,6 +35,15 @@ for a in sh ash mount umount mkdir rmdir cat echo tee sync sleep hostname \
 	 cmp diff sha1sum md5sum ; do
 	ln -sf busybox "$root/bin/$a"
 done
+# Debian's armhf C library, for the dynamically linked 32-bit test programs
+# (compat_callchain's gcc_apcs_dynamic): the loader and libc.so.6 where
+# the loader looks.
+armhf=/usr/arm-linux-gnueabihf/lib
+if [ -e "$armhf/libc.so.6" ]; then
+	mkdir -p "$root/lib/arm-linux-gnueabihf"
+	cp "$armhf/ld-linux-armhf.so.3" "$root/lib/"
+	cp "$armhf/libc.so.6" "$root/lib/arm-linux-gnueabihf/"
+fi
 install -m 755 "$TOP/scripts/guest-init.sh" "$root/init"
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"

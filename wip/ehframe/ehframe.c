@@ -579,3 +579,139 @@ int ehf_parse(const u8 *sec, size_t size, u64 sec_vaddr,
 	}
 	return 0;
 }
+
+#define EHF_SFRAME_HDR		28
+#define EHF_SFRAME_FDE		20
+
+static bool row_ok(const struct ehf_row *r)
+{
+	return r->base != EHF_CFA_OTHER && !r->fp_other && !r->ra_other &&
+	       r->cfa_off == (s32)r->cfa_off &&
+	       (!r->fp_saved || r->fp_off == (s32)r->fp_off);
+}
+
+static bool fits(s64 v, unsigned int bytes)
+{
+	s64 lim = 1LL << (8 * bytes - 1);
+
+	return v >= -lim && v < lim;
+}
+
+/* The offset size code of @r: 0, 1, 2 for 1, 2, 4 bytes. */
+static unsigned int off_size(const struct ehf_row *r)
+{
+	unsigned int os;
+
+	for (os = 0; os < 2; os++)
+		if (fits(r->cfa_off, 1 << os) &&
+		    (!r->fp_saved || fits(r->fp_off, 1 << os)))
+			break;
+	return os;
+}
+
+static void put_le(u8 *p, u64 v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = v >> (8 * i);
+}
+
+/* One SFrame function for rows [@first, @last) of @f. */
+static void emit_seg(struct ehf_emit *e, const struct ehf_fde *f,
+		     unsigned int first, unsigned int last)
+{
+	u64 start = f->rows[first].loc;
+	u64 end = last < f->nr_rows ? f->rows[last].loc : f->end;
+	s64 rel = (s64)(start - e->vaddr);
+	unsigned int i, addr_type, addr_bytes;
+	u32 fre_off = e->fre_len;
+	u8 *fde;
+
+	if (rel != (s32)rel || end - start > U32_MAX) {
+		e->left_out++;
+		return;
+	}
+	addr_type = end - start <= 0x100 ? 0 : end - start <= 0x10000 ? 1 : 2;
+	addr_bytes = 1 << addr_type;
+
+	for (i = first; i < last; i++) {
+		const struct ehf_row *r = &f->rows[i];
+		unsigned int os = off_size(r), count = r->fp_saved ? 2 : 1;
+		unsigned int len = addr_bytes + 1 + count * (1 << os);
+
+		if (e->buf) {
+			u8 *p = e->buf + EHF_SFRAME_HDR +
+				e->fde_total * EHF_SFRAME_FDE + e->fre_len;
+
+			put_le(p, r->loc - start, addr_bytes);
+			p += addr_bytes;
+			/* CFA base (1: SP), offset count, offset size */
+			*p++ = (r->base == EHF_CFA_SP) | count << 1 | os << 5;
+			put_le(p, (u64)r->cfa_off, 1 << os);
+			if (r->fp_saved)
+				put_le(p + (1 << os), (u64)r->fp_off, 1 << os);
+		}
+		e->fre_len += len;
+		e->nr_fres++;
+	}
+	if (e->buf) {
+		fde = e->buf + EHF_SFRAME_HDR + e->nr_fdes * EHF_SFRAME_FDE;
+		put_le(fde, (u64)rel, 4);
+		put_le(fde + 4, end - start, 4);
+		put_le(fde + 8, fre_off, 4);
+		put_le(fde + 12, last - first, 4);
+		fde[16] = addr_type;		/* PCINC, FRE start size */
+		fde[17] = 0;
+		fde[18] = 0;
+		fde[19] = 0;
+	}
+	e->nr_fdes++;
+}
+
+/**
+ * ehf_emit_fde() - ehf_parse() callback that writes one function
+ * @arg: the struct ehf_emit
+ * @f: the function and its rows
+ *
+ * Return: 0.
+ */
+int ehf_emit_fde(void *arg, const struct ehf_fde *f)
+{
+	struct ehf_emit *e = arg;
+	unsigned int i = 0, first;
+
+	while (i < f->nr_rows) {
+		while (i < f->nr_rows && !row_ok(&f->rows[i]))
+			i++;
+		first = i;
+		while (i < f->nr_rows && row_ok(&f->rows[i]))
+			i++;
+		if (i > first)
+			emit_seg(e, f, first, i);
+	}
+	return 0;
+}
+
+size_t ehf_emit_size(const struct ehf_emit *e)
+{
+	return EHF_SFRAME_HDR + (size_t)e->nr_fdes * EHF_SFRAME_FDE + e->fre_len;
+}
+
+void ehf_emit_header(struct ehf_emit *e)
+{
+	u8 *h = e->buf;
+
+	put_le(h, 0xdee2, 2);		/* magic */
+	h[2] = 2;			/* version */
+	h[3] = 0;			/* flags: not sorted */
+	h[4] = 3;			/* AMD64, little-endian */
+	h[5] = 0;			/* no fixed FP offset */
+	h[6] = (u8)-8;			/* RA at CFA - 8 */
+	h[7] = 0;			/* no auxiliary header */
+	put_le(h + 8, e->nr_fdes, 4);
+	put_le(h + 12, e->nr_fres, 4);
+	put_le(h + 16, e->fre_len, 4);
+	put_le(h + 20, 0, 4);		/* FDEs right after the header */
+	put_le(h + 24, (u64)e->nr_fdes * EHF_SFRAME_FDE, 4);
+}

@@ -36,4 +36,24 @@ int ehf_parse(const u8 *sec, size_t size, u64 sec_vaddr,
 	      struct ehf_row *rows, ehf_fde_fn fn, void *arg,
 	      const char **why);
 
+/*
+ * Writing the rows as an SFrame version 2 section (AMD64): run ehf_parse()
+ * with ehf_emit_fde() twice, first with @buf NULL to size the section,
+ * then with a buffer of ehf_emit_size() bytes and ehf_emit_header().
+ * Runs of rows SFrame cannot hold are left out of it (a function is split
+ * around them), so that lookups there find nothing.  Function starts are
+ * relative to @vaddr, the address the section is taken to sit at.
+ */
+struct ehf_emit {
+	u8 *buf;		/* NULL: count only */
+	u64 vaddr;
+	u32 nr_fdes, nr_fres, fre_len;
+	u32 fde_total;		/* nr_fdes of the counting pass */
+	u32 left_out;		/* functions too far from @vaddr, too large */
+};
+
+int ehf_emit_fde(void *arg, const struct ehf_fde *fde);
+size_t ehf_emit_size(const struct ehf_emit *e);
+void ehf_emit_header(struct ehf_emit *e);
+
 #endif

@@ -17,6 +17,7 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#define U32_MAX	0xffffffffU
 #define le16_to_cpu(x)	le16toh(x)
 #define le32_to_cpu(x)	le32toh(x)
 #define le64_to_cpu(x)	le64toh(x)

@@ -17,4 +17,6 @@ for b in buildid procmap exec_cost; do
 done
 # perf record -g on code without frame pointers: SFrame, fp, dwarf
 sh "$TOP/bench/sframe_perf.sh" || rc=1
+# the same on Debian's own binaries: tables derived from .eh_frame
+sh "$TOP/bench/distro_perf.sh" || rc=1
 exit $rc

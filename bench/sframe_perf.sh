@@ -66,6 +66,8 @@ CHAIN="main run_job load_batch decode_records checksum_block transform mix_rows 
 SYS=/proc/sys/kernel
 D=/tmp/sframe-perf
 
+. "$TOP/bench/perf_lib.sh"
+
 note() { echo "# sframe_perf: $*"; }
 fail() { note "$*" >&2; exit 1; }
 
@@ -129,21 +131,6 @@ count_complete() {
 	NF == 0 { flush(); next }
 	{ f[++nf] = $2 }
 	END { flush(); printf "%d %d\n", total, complete }'
-}
-
-# counts DATA: "SAMPLES LOST": SAMPLE events, and lost samples and events
-counts() {
-	perf report -i $1 --stats 2>/dev/null | awk '
-		$1 == "SAMPLE" && $2 == "events:" && !n { n = $3 }
-		/LOST/ && $2 == "events:" && !seen[$1]++ { l += $3 }
-		END { printf "%d %d\n", n, l }'
-}
-# data_bytes DATA: the size of perf.data's data section (header word 6)
-data_bytes() { od -An -t u8 -j 48 -N 8 $1 | tr -d ' '; }
-
-# median: of the numbers on stdin, one a line
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { printf "%.1f\n", NR ? v[int((NR + 1) / 2)] : 0 }'
 }
 
 # stack_need BIN FUNCS: the sum of FUNCS' largest CFA offsets in BIN's

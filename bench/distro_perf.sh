@@ -150,15 +150,8 @@ d0=$(cat $SYS/perf_sframe_derived_tables)
 perf record -q -F $FREQ -e cpu-clock -g -o $D/tb.data -- "$PY" $D/work.py 3 \
 	> /dev/null 2>&1 &
 pid=$!
-b1=$b0 t1=$d0 i=0
-while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
-	b=$(cat $SYS/perf_sframe_bytes)
-	t=$(cat $SYS/perf_sframe_derived_tables)
-	[ "$b" -gt "$b1" ] && b1=$b
-	[ "$t" -gt "$t1" ] && t1=$t
-	sleep 0.1
-	i=$((i + 1))
-done
+set -- $(poll_max $pid perf_sframe_bytes perf_sframe_derived_tables)
+b1=$1 t1=$2
 wait $pid
 rm -f $D/tb.data
 echo "bench distro.table_bytes $((b1 - b0)) B"

@@ -12,6 +12,29 @@ counts() {
 # data_bytes DATA: the size of perf.data's data section (header word 6)
 data_bytes() { od -An -t u8 -j 48 -N 8 $1 | tr -d ' '; }
 
+# poll_max PID NAME...: while PID runs (10 s at most), the largest value
+# each kernel.NAME counter reached, on one line
+poll_max() {
+	pm_pid=$1 pm_i=0
+	shift
+	pm_max=""
+	for n; do pm_max="$pm_max $(cat /proc/sys/kernel/$n)"; done
+	while [ $pm_i -lt 100 ] && kill -0 $pm_pid 2>/dev/null; do
+		pm_new="" pm_k=0
+		for n; do
+			pm_k=$((pm_k + 1))
+			v=$(cat /proc/sys/kernel/$n)
+			m=$(echo $pm_max | cut -d' ' -f$pm_k)
+			[ "$v" -gt "$m" ] && m=$v
+			pm_new="$pm_new $m"
+		done
+		pm_max=$pm_new
+		sleep 0.1
+		pm_i=$((pm_i + 1))
+	done
+	echo $pm_max
+}
+
 # median: of the numbers on stdin, one a line
 median() {
 	sort -g | awk '{ v[NR] = $1 } END { printf "%.1f\n", NR ? v[int((NR + 1) / 2)] : 0 }'

@@ -81,8 +81,13 @@ cp "$BENCH/sframe_work_sf" $D/work_sf && cp "$BENCH/sframe_work_fp" $D/work_fp |
 A=$D/work_sf
 B=$D/work_fp
 old_switch=$(cat $SYS/perf_sframe_unwind)
-trap 'echo $old_switch > $SYS/perf_sframe_unwind' EXIT
+old_derive=$(cat $SYS/perf_sframe_derive 2>/dev/null)
+trap 'echo $old_switch > $SYS/perf_sframe_unwind
+      [ -z "$old_derive" ] || echo $old_derive > $SYS/perf_sframe_derive' EXIT
 echo 1 > $SYS/perf_sframe_unwind
+# no tables derived from .eh_frame: (b) is the frame-pointer walk, and
+# libc is walked as it is in every case (distro_perf.sh derives)
+[ -z "$old_derive" ] || echo 0 > $SYS/perf_sframe_derive
 
 # time_of FILE: the run time the workload printed (100 x median slice).
 time_of() {
@@ -256,14 +261,8 @@ b0=$(cat $SYS/perf_sframe_bytes)
 perf record -q -F $FREQ -e cpu-clock -g -o $D/tb.data -- $A $WORK \
 	> /dev/null 2>&1 &
 pid=$!
-t1=$t0 b1=$b0 i=0
-while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
-	t1=$(cat $SYS/perf_sframe_tables)
-	b1=$(cat $SYS/perf_sframe_bytes)
-	[ "$t1" -gt "$t0" ] && break
-	sleep 0.05
-	i=$((i + 1))
-done
+set -- $(poll_max $pid perf_sframe_tables perf_sframe_bytes)
+t1=$1 b1=$2
 wait $pid
 rm -f $D/tb.data
 echo "bench sframe.table_bytes $((b1 - b0)) B"

@@ -43,6 +43,14 @@
  *    off alternating by round, then of the same files again.
  * The page cache holds every file for both sides (tmpfs copies, and the
  * warm-up exec for /bin/true's files on 9p).
+ *
+ * All of that with kernel.perf_sframe_derive off, so that the files have
+ * no table at all.  With it on (the default) the libraries, which have
+ * .eh_frame, get tables derived from it when a process that may be
+ * sampled maps them, again at each exec since a table goes with its
+ * last mapping: sframe.profiled.derived_exec_overhead_pct is the warm
+ * line of a profiled process with derivation on.  The switch is put back
+ * as it was.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -60,15 +68,16 @@
 #include "common.h"
 
 #define SWITCH	"/proc/sys/kernel/perf_sframe_unwind"
+#define DERIVE	"/proc/sys/kernel/perf_sframe_derive"
 #define WARM_PAIRS	201
 #define COLD_PAIRS	201
 #define MMAP_ROUNDS	31
 #define NR_LIBS	200
 #define PROFILED_ARG	"--profiled"
 
-static int set_switch(const char *val)
+static int write_file(const char *path, const char *val)
 {
-	int fd = open(SWITCH, O_WRONLY);
+	int fd = open(path, O_WRONLY);
 	int ok;
 
 	if (fd < 0)
@@ -76,6 +85,11 @@ static int set_switch(const char *val)
 	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
 	close(fd);
 	return ok ? 0 : -1;
+}
+
+static int set_switch(const char *val)
+{
+	return write_file(SWITCH, val);
 }
 
 /* ns per fork + exec + wait of @path, @n times */
@@ -365,7 +379,9 @@ static int callchain_holder(void)
 
 int main(int argc, char **argv)
 {
-	bool profiled = argc == 2 && !strcmp(argv[1], PROFILED_ARG);
+	bool profiled = argc == 3 && !strcmp(argv[1], PROFILED_ARG);
+	char derive[8] = "";
+	int fd;
 	const char *bench = getenv("BENCH");
 	const char *pre = profiled ? "sframe.profiled." : "sframe.";
 	double pct, on, off, cold_ns, warm_ns;
@@ -376,6 +392,17 @@ int main(int argc, char **argv)
 		       SWITCH);
 		return 1;
 	}
+	/* the switch as it was: read now, or passed on by the first run */
+	if (profiled) {
+		snprintf(derive, sizeof(derive), "%s", argv[2]);
+	} else if ((fd = open(DERIVE, O_RDONLY)) >= 0) {
+		if (read(fd, derive, sizeof(derive) - 1) < 0)
+			derive[0] = 0;
+		close(fd);
+		derive[strcspn(derive, "\n")] = 0;
+	}
+	if (derive[0] && derive[0] != '-')
+		write_file(DERIVE, "0");
 	printf("# exec_cost: %s\n", profiled ?
 	       "with a perf event that takes callchains open (a profiler running): every process is looked at from exec on" :
 	       "nothing takes callchains: a process is looked at only once sampled");
@@ -396,8 +423,20 @@ int main(int argc, char **argv)
 	       MMAP_ROUNDS, NR_LIBS, cold_ns * 201 / off * 100, off / 1000);
 	printf("bench %snosframe_mmap_cold_ns %.0f ns\n", pre, cold_ns);
 	printf("bench %snosframe_mmap_warm_ns %.0f ns\n", pre, warm_ns);
-	if (profiled)
+	if (profiled) {
+		if (derive[0] && derive[0] != '-' && !write_file(DERIVE, "1")) {
+			prog = fresh_copy(bench, "/tmp/exec_cost.derive");
+			pct = warm(prog, &on, &off);
+			printf("# exec_cost: the same warm exec with tables derived from .eh_frame (perf_sframe_derive=1): %.0f us on, %.0f us off (medians of %d pairs, order alternating; 95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
+			       on / 1000, off / 1000, WARM_PAIRS, ci_lo, ci_hi);
+			printf("bench %sderived_exec_overhead_pct %.1f %%\n", pre,
+			       pct);
+			remove_copy("/tmp/exec_cost.derive");
+		}
+		if (derive[0] && derive[0] != '-')
+			write_file(DERIVE, derive);
 		return 0;
+	}
 
 	pct = warm("/bin/true", &on, &off);
 	printf("# exec_cost: fork+exec+exit of /bin/true: %.0f us on, %.0f us off (95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
@@ -408,10 +447,14 @@ int main(int argc, char **argv)
 	/* the same again, in a process started with the event open */
 	if (callchain_holder() < 0) {
 		perror("exec_cost: perf_event_open");
-		return 1;
+		goto fail;
 	}
 	fflush(stdout);
-	execl("/proc/self/exe", argv[0], PROFILED_ARG, (char *)NULL);
+	execl("/proc/self/exe", argv[0], PROFILED_ARG, derive[0] ? derive : "-",
+	      (char *)NULL);
 	perror("exec_cost: exec");
+fail:
+	if (derive[0])
+		write_file(DERIVE, derive);
 	return 1;
 }

@@ -145,15 +145,9 @@ echo "bench distro.bytes_ratio_vs_dwarf $(awk -v g=$g -v d=$dw 'BEGIN { printf "
 note "python3: $g bytes per sample under -g, $dw under --call-graph dwarf"
 
 # ---- the tables of one python3 process
-b0=$(cat $SYS/perf_sframe_bytes)
-d0=$(cat $SYS/perf_sframe_derived_tables)
-perf record -q -F $FREQ -e cpu-clock -g -o $D/tb.data -- "$PY" $D/work.py 3 \
-	> /dev/null 2>&1 &
-pid=$!
-set -- $(poll_max $pid perf_sframe_bytes perf_sframe_derived_tables)
-b1=$1 t1=$2
-wait $pid
-rm -f $D/tb.data
+set -- $(grow_while $FREQ $D/tb.data perf_sframe_bytes perf_sframe_derived_tables -- \
+	"$PY" $D/work.py 3)
+b0=$1 d0=$2 b1=$3 t1=$4
 echo "bench distro.table_bytes $((b1 - b0)) B"
 eh=$(readelf -SW "$PY" | awk '$2 == ".eh_frame" { print $6 }')
 note "$((t1 - d0)) tables derived for one python3 process; python3.11's .eh_frame has $((0x${eh:-0})) bytes"

@@ -35,6 +35,27 @@ poll_max() {
 	echo $pm_max
 }
 
+# grow_while FREQ OUT NAME... -- CMD...: run CMD under perf record -g
+# (its data in OUT, removed after) and print each kernel.NAME counter's
+# value before and the largest it reached while CMD ran, in that order:
+# "BEFORE... MAX..."
+grow_while() {
+	gw_freq=$1 gw_out=$2 gw_names="" gw_before=""
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		gw_names="$gw_names $1"
+		shift
+	done
+	shift
+	for n in $gw_names; do gw_before="$gw_before $(cat /proc/sys/kernel/$n)"; done
+	perf record -q -F $gw_freq -e cpu-clock -g -o $gw_out -- "$@" > /dev/null 2>&1 &
+	gw_pid=$!
+	gw_max=$(poll_max $gw_pid $gw_names)
+	wait $gw_pid
+	rm -f $gw_out
+	echo $gw_before $gw_max
+}
+
 # median: of the numbers on stdin, one a line
 median() {
 	sort -g | awk '{ v[NR] = $1 } END { printf "%.1f\n", NR ? v[int((NR + 1) / 2)] : 0 }'

@@ -256,15 +256,8 @@ echo "bench dwarf_fit.overhead_pct $oh_dwarf_fit %"
 
 # ---- kernel memory for the tables: read while (a) runs under perf
 # record -g (a process nothing samples has no tables looked up)
-t0=$(cat $SYS/perf_sframe_tables)
-b0=$(cat $SYS/perf_sframe_bytes)
-perf record -q -F $FREQ -e cpu-clock -g -o $D/tb.data -- $A $WORK \
-	> /dev/null 2>&1 &
-pid=$!
-set -- $(poll_max $pid perf_sframe_tables perf_sframe_bytes)
-t1=$1 b1=$2
-wait $pid
-rm -f $D/tb.data
+set -- $(grow_while $FREQ $D/tb.data perf_sframe_tables perf_sframe_bytes -- $A $WORK)
+t0=$1 b0=$2 t1=$3 b1=$4
 echo "bench sframe.table_bytes $((b1 - b0)) B"
 size=$(readelf -SW $A | awk '{ for (i = 1; i < NF; i++) if ($i == ".sframe") print $(i + 4) }')
 note "$((t1 - t0)) table(s) loaded while (a) ran ($t0 table(s), $b0 bytes before);" \

@@ -267,10 +267,14 @@ report_check() {
 run_host() {
 	local what log out=$RUN/host
 	# host-test.sh builds bpftool and perf (flex, bison, libelf, zlib) and
-	# compares with libsframe (binutils-dev) and llvm-readobj-22.
+	# compares with libsframe (binutils-dev) and llvm-readobj-22; lib/ehabi's
+	# compares with the ARM binutils' readelf and steps 32-bit ARM programs
+	# under qemu-arm with gdb-multiarch.
 	need_build_deps x86_64
 	need_pkgs gcc binutils-dev clang-22 lld-22 llvm-22 libclang-rt-22-dev \
-		zlib1g-dev pkg-config
+		zlib1g-dev pkg-config gcc-arm-linux-gnueabihf \
+		g++-arm-linux-gnueabihf libc6-dev-armhf-cross clang qemu-user \
+		gdb-multiarch
 	[ -n "${HARNESS_TREE:-}" ] && { phase tree use_tree || return 1; }
 	mkdir -p "$out/results"
 	for what in $(suites_of host | awk '$2 != "host" { print "bad:" $1 } $2 == "host" { print $3 }' | sort -u); do

@@ -45,6 +45,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
+
 #define NOIPA		__attribute__((__noipa__))
 #define RING_PAGES	1024		/* 4 MiB: a round's samples fit */
 #define PERIOD_NS	1000000		/* 1,000 samples a second */
@@ -52,27 +54,6 @@
 #define ROUND_NS	300e6		/* the length of a round, unsampled */
 #define FORGED		160
 #define DEPTH		160
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
 
 /*
  * The spinning code of every shape, the same loop: spin_fp(n, fp) spins

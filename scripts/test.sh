@@ -52,6 +52,14 @@ build_kselftests() {
 		args=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 		      "CC=aarch64-linux-gnu-gcc -static")
 	fi
+	# The objects are shared by the runs of this checkout, whatever tree
+	# they test: make would keep a program built from another tree's
+	# sources if they were newer (TREE=build/linux after a run of HEAD).
+	if [ "$(cat "$obj/kselftest/.tree" 2>/dev/null)" != "$(realpath "$TREE")" ]; then
+		rm -rf "$obj/kselftest"
+		mkdir -p "$obj/kselftest"
+		realpath "$TREE" > "$obj/kselftest/.tree"
+	fi
 	make -C "$TREE/tools/testing/selftests" -s -j"$JOBS" "${args[@]}" \
 		O="$obj" TARGETS="$targets" KSFT_INSTALL_PATH="$ksft" install \
 		> "$RUN/$arch/kselftest-build.log" 2>&1 ||

@@ -226,7 +226,7 @@ guest_arch() {
 			[ -d "$d" ] && cp -a "$d" "$r/"
 		done
 	fi
-	"$TOP/scripts/guest.sh" "$arch" "$dst/kernel" "$dst/guest" "${GUEST_TIMEOUT:-900}" || rc=$?
+	"$TOP/scripts/guest.sh" "$arch" "$dst/kernel" "$dst/guest" "${GUEST_TIMEOUT:-1800}" || rc=$?
 	rm -f "$dst/guest/disk.img"
 	return $rc
 }

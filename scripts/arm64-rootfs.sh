@@ -8,18 +8,8 @@
 root=$BUILD/arm64/rootfs
 bb=$BUILD/arm64/busybox
 if [ ! -x "$bb" ]; then
-	# Download the arm64 package with package lists of our own, for arm64
-	# only: the host's dpkg architectures and apt lists stay as they are.
-	apt_dir=$BUILD/arm64/apt
-	apt_opts=(-o APT::Architectures::=arm64 -o "Dir::State::Lists=$apt_dir/lists"
-		  -o "Dir::Cache=$apt_dir/cache")
-	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-	apt-get "${apt_opts[@]}" update -qq >&2 ||
-		die "cannot read the arm64 package lists"
 	tmp=$(mktemp -d)
-	(cd "$tmp" && apt-get "${apt_opts[@]}" download -q busybox-static:arm64 >/dev/null 2>&1) ||
-		die "cannot download busybox-static:arm64"
-	dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/x"
+	foreign_deb arm64 busybox-static "$tmp/x"
 	mkdir -p "$(dirname "$bb")"
 	cp "$tmp/x/bin/busybox" "$bb"
 	rm -rf "$tmp"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh: the series applies to a fresh base, and every patch passes
-# the tree's scripts/checkpatch.pl --strict.  A patch may excuse a
+# check.sh: the series applies to a fresh base, every patch passes the
+# tree's scripts/checkpatch.pl --strict, and what the series touches
+# compiles for every architecture Debian 12 builds and under Debian's own
+# configuration (cross-check.sh; CROSS=0 leaves that out, CROSS="i386
+# armhf" names the targets).  A patch may excuse a
 # checkpatch message type by saying why in its commit message, on a line
 #   checkpatch: TYPE: the reason
 . "$(dirname "$0")/lib.sh"
@@ -32,4 +35,11 @@ for f in "${files[@]}"; do
 	fi
 done
 [ $fail -eq 0 ] || die "checkpatch found problems"
+log "check: checkpatch clean"
+
+if [ "${CROSS:-all}" != 0 ]; then
+	# shellcheck disable=SC2086
+	"$TOP/scripts/cross-check.sh" "$dir" $([ "${CROSS:-all}" = all ] || echo "$CROSS") ||
+		die "the series does not compile for every architecture (above)"
+fi
 log "check: clean"

@@ -142,6 +142,27 @@ need_pkgs() {
 		die "apt-get install failed for: ${missing[*]}"
 }
 
+# foreign_deb ARCH PKG DIR: unpack Debian's package PKG of architecture
+# ARCH into DIR, with package lists of our own for that architecture
+# only (BUILD/apt-ARCH): the host's dpkg architectures and apt lists stay
+# as they are.
+foreign_deb() {
+	local arch=$1 pkg=$2 dir=$3 apt_dir=$BUILD/apt-$1 tmp apt_opts
+	apt_opts=(-o "APT::Architectures::=$arch" -o "Dir::State::Lists=$apt_dir/lists"
+		  -o "Dir::Cache=$apt_dir/cache")
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+	if [ -z "$(find "$apt_dir/lists" -name '*Packages*' -mmin -1440 2>/dev/null | head -1)" ]; then
+		apt-get "${apt_opts[@]}" update -qq >&2 ||
+			die "cannot read the $arch package lists"
+	fi
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get "${apt_opts[@]}" download -q "$pkg:$arch" >/dev/null 2>&1) ||
+		{ rm -rf "$tmp"; die "cannot download $pkg:$arch"; }
+	mkdir -p "$dir"
+	dpkg-deb -x "$tmp"/*.deb "$dir"
+	rm -rf "$tmp"
+}
+
 # Install the pinned base package; fall back loudly to the newest 6.1.
 need_base() {
 	local have

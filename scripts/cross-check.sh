@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# cross-check.sh SRC [TARGET...]: compile what the series touches in the
+# tree SRC for every architecture Debian 12 builds, and under Debian's
+# own kernel configuration.  Targets (default: all):
+#
+#   i386 armhf armel ppc64el s390x mips64el
+#	the architecture's defconfig (Debian's flavour of it) with the
+#	series' options turned on where the architecture has them;
+#   debian-amd64 debian-arm64
+#	Debian's own configuration from its linux-config-6.1 package
+#	(config.amd64_none_amd64, config.arm64_none_arm64), with only the
+#	signing keys the source package does not carry left out.
+#
+# For each target it builds, with Debian's cross compiler:
+#   - every C file of the series outside arch/, and those under the
+#     target's arch/ directory, as single objects (their Kconfig decides
+#     whether they are part of that kernel);
+#   - the whole of kernel/events/, lib/sframe/ and lib/ehabi/;
+#   - arch/ARCH/kernel/signal.o, a user of the changed
+#     <linux/resume_user_mode.h>;
+# and checks the new options: where the architecture does not select
+# HAVE_SFRAME_UNWIND_USER or HAVE_EHABI_UNWIND_USER, neither unwinder nor
+# the registry they share (USER_UNWIND_TABLES) is configured and
+# kernel/events/sframe_user.o is not built; where it does, the registry
+# is built.  A compiler warning in a file the series touches fails the
+# target, as does any error.
+#
+# This is not a link of vmlinux (modpost, BTF): scripts/distro.sh builds
+# the whole Debian-config kernel.  One line per target: "ok   TARGET ..."
+# or "FAIL TARGET ..."; exit status 1 if any failed.
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 1 ] || die "usage: cross-check.sh SRC [TARGET...]"
+src=$(realpath "$1")
+shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] ||
+	targets=(i386 armhf armel ppc64el s390x mips64el debian-amd64 debian-arm64)
+
+# TARGET -> "SRCARCH CROSS_COMPILE DEFCONFIG PACKAGE"
+target_info() {
+	case $1 in
+	i386)	  echo "x86 i686-linux-gnu- i386_defconfig gcc-i686-linux-gnu" ;;
+	armhf)	  echo "arm arm-linux-gnueabihf- multi_v7_defconfig gcc-arm-linux-gnueabihf" ;;
+	armel)	  echo "arm arm-linux-gnueabi- multi_v5_defconfig gcc-arm-linux-gnueabi" ;;
+	ppc64el)  echo "powerpc powerpc64le-linux-gnu- ppc64le_defconfig gcc-powerpc64le-linux-gnu" ;;
+	s390x)	  echo "s390 s390x-linux-gnu- defconfig gcc-s390x-linux-gnu" ;;
+	mips64el) echo "mips mips64el-linux-gnuabi64- 64r2el_defconfig gcc-mips64el-linux-gnuabi64" ;;
+	debian-amd64) echo "x86 x86_64-linux-gnu- debian gcc" ;;
+	debian-arm64) echo "arm64 aarch64-linux-gnu- debian gcc-aarch64-linux-gnu" ;;
+	*) die "unknown target $1" ;;
+	esac
+}
+
+# The kernel's ARCH for a target (i386 and amd64 are both arch/x86).
+karch() {
+	case $1 in
+	i386) echo i386 ;;
+	debian-amd64) echo x86_64 ;;
+	*) target_info "$1" | cut -d' ' -f1 ;;
+	esac
+}
+
+# The series' options; what the architecture cannot have is dropped by
+# olddefconfig, and checked below.
+series_options() {
+	cat <<-'EOF'
+	CONFIG_PERF_EVENTS=y
+	CONFIG_BPF_SYSCALL=y
+	CONFIG_PROC_FS=y
+	CONFIG_PROC_PAGE_MONITOR=y
+	CONFIG_KUNIT=y
+	CONFIG_BUILDID_KUNIT_TEST=y
+	CONFIG_SFRAME=y
+	CONFIG_SFRAME_KUNIT_TEST=y
+	CONFIG_EHABI=y
+	CONFIG_EHABI_KUNIT_TEST=y
+	CONFIG_SFRAME_UNWIND_USER=y
+	CONFIG_EHABI_UNWIND_USER=y
+	CONFIG_SFRAME_UNWIND_USER_KUNIT_TEST=y
+	EOF
+}
+
+# Debian's configuration of amd64 or arm64, from linux-config-6.1 (the
+# host's package for amd64; arm64's downloaded, not installed).
+debian_config() {
+	local t=$1 out=$2 f d
+	case $t in
+	debian-amd64)
+		need_pkgs linux-config-6.1
+		f=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz ;;
+	debian-arm64)
+		d=$BUILD/cross/linux-config-arm64
+		[ -f "$d/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" ] ||
+			foreign_deb arm64 linux-config-6.1 "$d"
+		f=$d/usr/src/linux-config-6.1/config.arm64_none_arm64.xz ;;
+	esac
+	[ -f "$f" ] || die "$t: no $f"
+	xz -dc "$f" > "$out"
+}
+
+cmake_() {
+	local t=$1 obj=$2
+	shift 2
+	read -r _ cross _ _ <<<"$(target_info "$t")"
+	make -C "$src" O="$obj" ARCH="$(karch "$t")" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+}
+
+configure() {
+	local t=$1 obj=$2 defconfig
+	read -r _ _ defconfig _ <<<"$(target_info "$t")"
+	mkdir -p "$obj"
+	if [ "$defconfig" = debian ]; then
+		debian_config "$t" "$obj/.config"
+		# The signing keys are Debian's own; the source package has
+		# none.  Nothing else is changed.
+		"$src/scripts/config" --file "$obj/.config" \
+			--set-str SYSTEM_TRUSTED_KEYS "" \
+			--set-str SYSTEM_REVOCATION_KEYS "" \
+			--set-str MODULE_SIG_KEY "certs/signing_key.pem"
+		cp "$obj/.config" "$obj/debian.config"
+	else
+		cmake_ "$t" "$obj" -s "$defconfig" >/dev/null
+		series_options > "$obj/series.config"
+		(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+			.config series.config) > "$obj/config.log" 2>&1 ||
+			{ cat "$obj/config.log" >&2; return 1; }
+	fi
+	cmake_ "$t" "$obj" -s olddefconfig >> "$obj/config.log" 2>&1
+}
+
+# What Debian has =y must still be =y with the series (olddefconfig
+# could only add the series' new options).
+check_debian_config() {
+	local obj=$1 bad
+	bad=$(grep '=y$' "$obj/debian.config" | grep -vxFf "$obj/.config" || true)
+	[ -z "$bad" ] || { echo "options Debian has =y that are not: $bad"; return 1; }
+}
+
+# The options checks: "ok" or the reason.
+check_options() {
+	local t=$1 obj=$2 sarch have_sf have_eh
+	read -r sarch _ _ _ <<<"$(target_info "$t")"
+	have_sf=$(grep -c '^CONFIG_HAVE_SFRAME_UNWIND_USER=y' "$obj/.config" || true)
+	have_eh=$(grep -c '^CONFIG_HAVE_EHABI_UNWIND_USER=y' "$obj/.config" || true)
+	if [ "$have_sf" = 0 ] && [ "$have_eh" = 0 ]; then
+		for o in SFRAME_UNWIND_USER EHABI_UNWIND_USER USER_UNWIND_TABLES; do
+			grep -q "^CONFIG_$o=" "$obj/.config" &&
+				{ echo "CONFIG_$o is set without HAVE_*_UNWIND_USER"; return 1; }
+		done
+		[ ! -e "$obj/kernel/events/sframe_user.o" ] ||
+			{ echo "kernel/events/sframe_user.o was built"; return 1; }
+		echo "no user unwind tables (as documented)"
+	else
+		grep -q '^CONFIG_USER_UNWIND_TABLES=y' "$obj/.config" ||
+			{ echo "HAVE_*_UNWIND_USER but no USER_UNWIND_TABLES"; return 1; }
+		[ -e "$obj/kernel/events/sframe_user.o" ] ||
+			{ echo "kernel/events/sframe_user.o was not built"; return 1; }
+		echo "user unwind tables:$([ "$have_sf" = 1 ] && echo ' SFrame')$([ "$have_eh" = 1 ] && echo ' EHABI')"
+	fi
+}
+
+# The objects of TARGET: the series' C files outside arch/ and in its
+# own arch/, kernel/events/ lib/sframe/ lib/ehabi/, and the arch's
+# signal.o.  Test-only hooks whose option the target does not have are
+# skipped by kbuild (a single object of a directory is built only when
+# that directory's Makefile lists it).
+objects() {
+	local t=$1 sarch base
+	read -r sarch _ _ _ <<<"$(target_info "$t")"
+	base=$(git -C "$src" rev-list --max-parents=0 HEAD | tail -n 1)
+	git -C "$src" diff --name-only --diff-filter=AM "$base" HEAD -- '*.c' |
+		grep -v -e '^tools/' -e '^Documentation/' -e '^scripts/' -e '^samples/' |
+		awk -v a="arch/$sarch/" '!/^arch\// || index($0, a) == 1' |
+		sed 's/\.c$/.o/'
+	echo kernel/events/ lib/sframe/ lib/ehabi/
+	echo "arch/$sarch/kernel/signal.o"
+}
+
+run_target() {
+	local t=$1 obj=$BUILD/cross/$1 pkg objs log why n
+	read -r _ _ _ pkg <<<"$(target_info "$t")"
+	need_pkgs "$pkg" ccache make flex bison bc libelf-dev libssl-dev xz-utils
+	[ "$t" = debian-amd64 ] && need_pkgs dwarves
+	log=$obj.log
+	mkdir -p "$obj"
+	configure "$t" "$obj" > "$log" 2>&1 || { echo "FAIL $t: configure (log: $log)"; return 1; }
+	if [ -f "$obj/debian.config" ]; then
+		why=$(check_debian_config "$obj") || { echo "FAIL $t: $why"; return 1; }
+	fi
+	rm -f "$obj/kernel/events/sframe_user.o"
+	objs=$(objects "$t" | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	if ! cmake_ "$t" "$obj" -k $objs >> "$log" 2>&1; then
+		echo "FAIL $t: build (log: $log)"
+		grep -E 'error|Error' "$log" | head -20 | sed 's/^/     /'
+		return 1
+	fi
+	if grep -E '^[^ ]*(lib/buildid|lib/sframe|lib/ehabi|kernel/events|fs/proc/task_mmu|mm/mmap|kernel/fork|fs/exec|kernel/bpf/stackmap|arch/[a-z0-9]*/kernel/perf_callchain|arch/x86/events|arch/x86/entry/vdso|include/linux/(sframe|ehabi|buildid|sframe_user|sframe_ehframe))[^ :]*:[0-9]+:[0-9]+: warning:' "$log" |
+		sed 's/^/     /' | grep .; then
+		echo "FAIL $t: warnings in the series' files (log: $log)"
+		return 1
+	fi
+	why=$(check_options "$t" "$obj") || { echo "FAIL $t: $why"; return 1; }
+	n=$(find "$obj" -name '*.o' -newer "$obj/.config" | wc -l)
+	echo "ok   $t: $n objects; $why"
+}
+
+fail=0
+for t in "${targets[@]}"; do
+	t0=$(date +%s)
+	locked run_target "$t" || fail=1
+	log "cross $t: $(( $(date +%s) - t0 ))s"
+done
+exit $fail

@@ -19,7 +19,7 @@
 #     whether they are part of that kernel);
 #   - the whole of kernel/events/, lib/sframe/ and lib/ehabi/;
 #   - arch/ARCH/kernel/signal.o, a user of the changed
-#     <linux/resume_user_mode.h>;
+#     <linux/resume_user_mode.h>, and on x86 the vDSOs;
 # and checks the new options: where the architecture does not select
 # HAVE_SFRAME_UNWIND_USER or HAVE_EHABI_UNWIND_USER, neither unwinder nor
 # the registry they share (USER_UNWIND_TABLES) is configured and
@@ -39,7 +39,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] ||
 	targets=(i386 armhf armel ppc64el s390x mips64el debian-amd64 debian-arm64)
 
-# TARGET -> "SRCARCH CROSS_COMPILE DEFCONFIG PACKAGE"
+# TARGET -> "SRCARCH CROSS_COMPILE DEFCONFIG PACKAGE..."
 target_info() {
 	case $1 in
 	i386)	  echo "x86 i686-linux-gnu- i386_defconfig gcc-i686-linux-gnu" ;;
@@ -49,7 +49,9 @@ target_info() {
 	s390x)	  echo "s390 s390x-linux-gnu- defconfig gcc-s390x-linux-gnu" ;;
 	mips64el) echo "mips mips64el-linux-gnuabi64- 64r2el_defconfig gcc-mips64el-linux-gnuabi64" ;;
 	debian-amd64) echo "x86 x86_64-linux-gnu- debian gcc" ;;
-	debian-arm64) echo "arm64 aarch64-linux-gnu- debian gcc-aarch64-linux-gnu" ;;
+	# Debian's arm64 configuration links user programs (CC_CAN_LINK) and
+	# builds the compat vDSO with the 32-bit ARM compiler.
+	debian-arm64) echo "arm64 aarch64-linux-gnu- debian gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf" ;;
 	*) die "unknown target $1" ;;
 	esac
 }
@@ -106,6 +108,7 @@ cmake_() {
 	shift 2
 	read -r _ cross _ _ <<<"$(target_info "$t")"
 	make -C "$src" O="$obj" ARCH="$(karch "$t")" CROSS_COMPILE="$cross" \
+		CROSS_COMPILE_COMPAT=arm-linux-gnueabihf- \
 		CC="ccache ${cross}gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
 }
 
@@ -163,27 +166,39 @@ check_options() {
 	fi
 }
 
-# The objects of TARGET: the series' C files outside arch/ and in its
-# own arch/, kernel/events/ lib/sframe/ lib/ehabi/, and the arch's
-# signal.o.  Test-only hooks whose option the target does not have are
-# skipped by kbuild (a single object of a directory is built only when
-# that directory's Makefile lists it).
+# The objects of TARGET: kernel/events/, lib/sframe/ and lib/ehabi/
+# whole (kbuild builds what the configuration asks for); the series'
+# other C files outside arch/ and in the target's own arch/, each when
+# its directory's Makefile lists it under an option that is set (a file
+# that no Makefile names is #included by another, as the KUnit suites
+# are); and the arch's signal.o.
 objects() {
-	local t=$1 sarch base
+	local t=$1 obj=$2 sarch base f o line opt
 	read -r sarch _ _ _ <<<"$(target_info "$t")"
-	base=$(git -C "$src" rev-list --max-parents=0 HEAD | tail -n 1)
-	git -C "$src" diff --name-only --diff-filter=AM "$base" HEAD -- '*.c' |
-		grep -v -e '^tools/' -e '^Documentation/' -e '^scripts/' -e '^samples/' |
-		awk -v a="arch/$sarch/" '!/^arch\// || index($0, a) == 1' |
-		sed 's/\.c$/.o/'
 	echo kernel/events/ lib/sframe/ lib/ehabi/
 	echo "arch/$sarch/kernel/signal.o"
+	# the vDSOs, the 64-bit one with its SFrame section
+	[ "$sarch" = x86 ] && echo arch/x86/entry/vdso/
+	base=$(git -C "$src" rev-list --max-parents=0 HEAD | tail -n 1)
+	for f in $(git -C "$src" diff --name-only --diff-filter=AM "$base" HEAD -- '*.c' |
+		   grep -v -e '^tools/' -e '^Documentation/' -e '^scripts/' -e '^samples/' \
+			-e '^kernel/events/' -e '^lib/sframe/' -e '^lib/ehabi/' |
+		   awk -v a="arch/$sarch/" '!/^arch\// || index($0, a) == 1'); do
+		o=$(basename "${f%.c}.o")
+		line=$(grep -hw -- "${o//./\\.}" "$src/$(dirname "$f")/Makefile" | head -n 1)
+		[ -n "$line" ] || continue
+		opt=$(echo "$line" | sed -n 's/^[a-z0-9_-]*-\$(CONFIG_\([A-Z0-9_]*\)).*/\1/p')
+		if [ -z "$opt" ] || grep -q "^CONFIG_$opt=y" "$obj/.config"; then
+			echo "${f%.c}.o"
+		fi
+	done
 }
 
 run_target() {
 	local t=$1 obj=$BUILD/cross/$1 pkg objs log why n
 	read -r _ _ _ pkg <<<"$(target_info "$t")"
-	need_pkgs "$pkg" ccache make flex bison bc libelf-dev libssl-dev xz-utils
+	# shellcheck disable=SC2086
+	need_pkgs $pkg ccache make flex bison bc libelf-dev libssl-dev xz-utils
 	[ "$t" = debian-amd64 ] && need_pkgs dwarves
 	log=$obj.log
 	mkdir -p "$obj"
@@ -192,7 +207,7 @@ run_target() {
 		why=$(check_debian_config "$obj") || { echo "FAIL $t: $why"; return 1; }
 	fi
 	rm -f "$obj/kernel/events/sframe_user.o"
-	objs=$(objects "$t" | tr '\n' ' ')
+	objs=$(objects "$t" "$obj" | tr '\n' ' ')
 	# shellcheck disable=SC2086
 	if ! cmake_ "$t" "$obj" -k $objs >> "$log" 2>&1; then
 		echo "FAIL $t: build (log: $log)"
@@ -205,7 +220,7 @@ run_target() {
 		return 1
 	fi
 	why=$(check_options "$t" "$obj") || { echo "FAIL $t: $why"; return 1; }
-	n=$(find "$obj" -name '*.o' -newer "$obj/.config" | wc -l)
+	n=$(find "$obj" -name '*.o' -not -path '*/scripts/*' -not -path '*/tools/*' | wc -l)
 	echo "ok   $t: $n objects; $why"
 }
 

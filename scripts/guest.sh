@@ -51,11 +51,12 @@ x86_64)
 	accel=(-accel tcg)
 	kvm_ok && accel=(-accel kvm -cpu host)
 	qemu=(qemu-system-x86_64 -M q35 "${accel[@]}" -smp 2 -m 2G)
-	# tsc=reliable: no clocksource watchdog and no TSC sync check.  Under
-	# TCG the guest's TSC is the host's, but a loaded host delays the
-	# guest's timer ticks, the watchdog then takes the TSC away, and
-	# clock_gettime() becomes a system call (refined-jiffies), which
-	# leaves sframe_derived without samples in the vDSO.
+	# tsc=reliable: no TSC sync check at boot and no clocksource
+	# watchdog.  Under TCG the guest's TSC is the host's, but on a loaded
+	# host one vCPU lags the other, the sync check or the watchdog takes
+	# the TSC away ("TSCs unsynchronized", then hpet or jiffies), and
+	# clock_gettime() becomes a system call: sframe_derived would get no
+	# samples in the vDSO.
 	cmdline+=" console=ttyS0 tsc=reliable"
 	;;
 arm64)

@@ -17,13 +17,15 @@
 #   - every C file of the series outside arch/, and those under the
 #     target's arch/ directory, as single objects (their Kconfig decides
 #     whether they are part of that kernel);
-#   - the whole of kernel/events/, lib/sframe/ and lib/ehabi/;
+#   - the whole of kernel/events/, kernel/unwind_tables/, lib/sframe/ and
+#     lib/ehabi/;
 #   - arch/ARCH/kernel/signal.o, a user of the changed
 #     <linux/resume_user_mode.h>, and on x86 the vDSOs;
 # and checks the new options: where the architecture does not select
-# HAVE_SFRAME_UNWIND_USER or HAVE_EHABI_UNWIND_USER, neither unwinder nor
-# the registry they share (USER_UNWIND_TABLES) is configured and
-# kernel/events/sframe_user.o is not built; where it does, the registry
+# HAVE_USER_UNWIND_TABLES_SFRAME or HAVE_USER_UNWIND_TABLES_EHABI,
+# neither unwinder nor the registry they share (USER_UNWIND_TABLES) is
+# configured and
+# kernel/unwind_tables/registry.o is not built; where it does, the registry
 # is built.  A compiler warning in a file the series touches fails the
 # target, as does any error.
 #
@@ -79,9 +81,9 @@ series_options() {
 	CONFIG_SFRAME_KUNIT_TEST=y
 	CONFIG_EHABI=y
 	CONFIG_EHABI_KUNIT_TEST=y
-	CONFIG_SFRAME_UNWIND_USER=y
-	CONFIG_EHABI_UNWIND_USER=y
-	CONFIG_SFRAME_UNWIND_USER_KUNIT_TEST=y
+	CONFIG_USER_UNWIND_TABLES_SFRAME=y
+	CONFIG_USER_UNWIND_TABLES_EHABI=y
+	CONFIG_USER_UNWIND_TABLES_KUNIT_TEST=y
 	EOF
 }
 
@@ -147,27 +149,27 @@ check_debian_config() {
 check_options() {
 	local t=$1 obj=$2 sarch have_sf have_eh
 	read -r sarch _ _ _ <<<"$(target_info "$t")"
-	have_sf=$(grep -c '^CONFIG_HAVE_SFRAME_UNWIND_USER=y' "$obj/.config" || true)
-	have_eh=$(grep -c '^CONFIG_HAVE_EHABI_UNWIND_USER=y' "$obj/.config" || true)
+	have_sf=$(grep -c '^CONFIG_HAVE_USER_UNWIND_TABLES_SFRAME=y' "$obj/.config" || true)
+	have_eh=$(grep -c '^CONFIG_HAVE_USER_UNWIND_TABLES_EHABI=y' "$obj/.config" || true)
 	if [ "$have_sf" = 0 ] && [ "$have_eh" = 0 ]; then
-		for o in SFRAME_UNWIND_USER EHABI_UNWIND_USER USER_UNWIND_TABLES; do
+		for o in USER_UNWIND_TABLES_SFRAME USER_UNWIND_TABLES_EHABI USER_UNWIND_TABLES; do
 			grep -q "^CONFIG_$o=" "$obj/.config" &&
-				{ echo "CONFIG_$o is set without HAVE_*_UNWIND_USER"; return 1; }
+				{ echo "CONFIG_$o is set without HAVE_USER_UNWIND_TABLES_*"; return 1; }
 		done
-		[ ! -e "$obj/kernel/events/sframe_user.o" ] ||
-			{ echo "kernel/events/sframe_user.o was built"; return 1; }
+		[ ! -e "$obj/kernel/unwind_tables/registry.o" ] ||
+			{ echo "kernel/unwind_tables/registry.o was built"; return 1; }
 		echo "no user unwind tables (as documented)"
 	else
 		grep -q '^CONFIG_USER_UNWIND_TABLES=y' "$obj/.config" ||
-			{ echo "HAVE_*_UNWIND_USER but no USER_UNWIND_TABLES"; return 1; }
-		[ -e "$obj/kernel/events/sframe_user.o" ] ||
-			{ echo "kernel/events/sframe_user.o was not built"; return 1; }
+			{ echo "HAVE_USER_UNWIND_TABLES_* but no USER_UNWIND_TABLES"; return 1; }
+		[ -e "$obj/kernel/unwind_tables/registry.o" ] ||
+			{ echo "kernel/unwind_tables/registry.o was not built"; return 1; }
 		echo "user unwind tables:$([ "$have_sf" = 1 ] && echo ' SFrame')$([ "$have_eh" = 1 ] && echo ' EHABI')"
 	fi
 }
 
-# The objects of TARGET: kernel/events/, lib/sframe/ and lib/ehabi/
-# whole (kbuild builds what the configuration asks for); the series'
+# The objects of TARGET: kernel/events/, kernel/unwind_tables/, lib/sframe/
+# and lib/ehabi/ whole (kbuild builds what the configuration asks for); the series'
 # other C files outside arch/ and in the target's own arch/, each when
 # its directory's Makefile lists it under an option that is set (a file
 # that no Makefile names is #included by another, as the KUnit suites
@@ -175,14 +177,14 @@ check_options() {
 objects() {
 	local t=$1 obj=$2 sarch base f o line opt
 	read -r sarch _ _ _ <<<"$(target_info "$t")"
-	echo kernel/events/ lib/sframe/ lib/ehabi/
+	echo kernel/events/ kernel/unwind_tables/ lib/sframe/ lib/ehabi/
 	echo "arch/$sarch/kernel/signal.o"
 	# the vDSOs, the 64-bit one with its SFrame section
 	[ "$sarch" = x86 ] && echo arch/x86/entry/vdso/
 	base=$(git -C "$src" rev-list --max-parents=0 HEAD | tail -n 1)
 	for f in $(git -C "$src" diff --name-only --diff-filter=AM "$base" HEAD -- '*.c' |
 		   grep -v -e '^tools/' -e '^Documentation/' -e '^scripts/' -e '^samples/' \
-			-e '^kernel/events/' -e '^lib/sframe/' -e '^lib/ehabi/' |
+			-e '^kernel/events/' -e '^kernel/unwind_tables/' -e '^lib/sframe/' -e '^lib/ehabi/' |
 		   awk -v a="arch/$sarch/" '!/^arch\// || index($0, a) == 1'); do
 		o=$(basename "${f%.c}.o")
 		line=$(grep -hw -- "${o//./\\.}" "$src/$(dirname "$f")/Makefile" | head -n 1)
@@ -206,7 +208,7 @@ run_target() {
 	if [ -f "$obj/debian.config" ]; then
 		why=$(check_debian_config "$obj") || { echo "FAIL $t: $why"; return 1; }
 	fi
-	rm -f "$obj/kernel/events/sframe_user.o"
+	rm -f "$obj/kernel/unwind_tables/registry.o"
 	objs=$(objects "$t" "$obj" | tr '\n' ' ')
 	# shellcheck disable=SC2086
 	if ! cmake_ "$t" "$obj" -k $objs >> "$log" 2>&1; then
@@ -214,7 +216,7 @@ run_target() {
 		grep -E 'error|Error' "$log" | head -20 | sed 's/^/     /'
 		return 1
 	fi
-	if grep -E '^[^ ]*(lib/buildid|lib/sframe|lib/ehabi|kernel/events|fs/proc/task_mmu|mm/mmap|kernel/fork|fs/exec|kernel/bpf/stackmap|arch/[a-z0-9]*/kernel/perf_callchain|arch/x86/events|arch/x86/entry/vdso|include/linux/(sframe|ehabi|buildid|sframe_user|sframe_ehframe))[^ :]*:[0-9]+:[0-9]+: warning:' "$log" |
+	if grep -E '^[^ ]*(lib/buildid|lib/sframe|lib/ehabi|kernel/events|kernel/unwind_tables|fs/proc/task_mmu|mm/mmap|kernel/fork|fs/exec|kernel/bpf/stackmap|arch/[a-z0-9]*/kernel/perf_callchain|arch/x86/events|arch/x86/entry/vdso|include/linux/(sframe|ehabi|buildid|user_unwind_tables|sframe_ehframe))[^ :]*:[0-9]+:[0-9]+: warning:' "$log" |
 		sed 's/^/     /' | grep .; then
 		echo "FAIL $t: warnings in the series' files (log: $log)"
 		return 1

@@ -18,14 +18,16 @@
 # test the work tree as it is); GUEST_TIMEOUT (seconds per guest);
 # KERNEL_TREE and KOBJ (default: TREE and "obj"), the tree the kernels are
 # built from and their object directory's name in BUILD/ARCH, for running
-# the series' tests on another kernel (scripts/base61.sh).
+# the series' tests on another kernel (scripts/base61.sh); SUITES (default:
+# tests/suites of the tests taken), a suites file to run instead, for a
+# subset.
 . "$(dirname "$0")/lib.sh"
 
 ARCHES=${ARCHES:-host x86_64 arm64}
 KOBJ=${KOBJ:-obj}
 t_start=$(date +%s)
 begin_run test
-SUITES=$TESTS/suites
+SUITES=${SUITES:-$TESTS/suites}
 KUNIT_TOOL=$(kunit_tool)
 
 # The suites of one arch: "SUITE KIND WHAT [ARGS...]" lines.

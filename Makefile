@@ -3,13 +3,14 @@
 
 S := scripts
 
-.PHONY: help tree export check bisect-check test demo run shell bench bench-compat fuzz-sframe clean
+.PHONY: help tree export check msg-check bisect-check test demo run shell bench bench-compat fuzz-sframe clean
 help:
 	@echo "make demo          boot the patched x86_64 kernel and show what the series adds"
 	@echo "make test          build both kernels and the tests, run every suite in QEMU"
 	@echo "make tree          make the work tree build/linux (base + one commit per patch)"
 	@echo "make export        write the work tree's commits back into patches/"
 	@echo "make check         the series applies to a fresh base and passes checkpatch --strict"
+	@echo "make msg-check     commit messages: no repository names, history or checkpatch lines"
 	@echo "make bisect-check  build the x86_64 kernel at every patch"
 	@echo "make bench         run the benchmarks in the guest (ratios measured side by side)"
 	@echo "make bench-compat  the AArch32 callchain walk's worst case per sample, this series and 6.1"
@@ -24,6 +25,9 @@ export:
 
 check:
 	$(S)/check.sh
+
+msg-check:
+	$(S)/msg-check.sh
 
 bisect-check:
 	$(S)/bisect-check.sh

@@ -9,7 +9,7 @@ help:
 	@echo "make test          build both kernels and the tests, run every suite in QEMU"
 	@echo "make tree          make the work tree build/linux (base + one commit per patch)"
 	@echo "make export        write the work tree's commits back into patches/"
-	@echo "make check         the series applies to a fresh base and passes checkpatch --strict"
+	@echo "make check         the series applies, passes checkpatch --strict and msg-check, compiles everywhere"
 	@echo "make msg-check     commit messages: no repository names, history or checkpatch lines"
 	@echo "make bisect-check  build the x86_64 kernel at every patch"
 	@echo "make bench         run the benchmarks in the guest (ratios measured side by side)"

@@ -5,8 +5,11 @@
 # tree's scripts/checkpatch.pl --strict, and what the series touches
 # compiles for every architecture Debian 12 builds and under Debian's own
 # configuration (cross-check.sh; CROSS=0 leaves that out, CROSS="i386
-# armhf" names the targets).  A patch may excuse a
-# checkpatch message type by saying why in its commit message, on a line
+# armhf" names the targets), and the commit messages read as a reviewer
+# wants them (msg-check.sh).  A patch may excuse a checkpatch message
+# type by saying why in its commit's git notes, which make export writes
+# below the patch's "---" line (a note for the reviewer, not part of the
+# commit; make tree makes them notes again), on a line
 #   checkpatch: TYPE: the reason
 . "$(dirname "$0")/lib.sh"
 
@@ -22,7 +25,7 @@ need_pkgs perl python3 python3-ply python3-git
 export PATH=/usr/bin:/bin:$PATH
 fail=0
 for f in "${files[@]}"; do
-	ignore=$(sed -n '/^---$/q; s/^checkpatch: \([A-Z_]*\):.*/\1/p' "$f" | paste -sd, -)
+	ignore=$(sed -n '/^diff --git /q; s/^    checkpatch: \([A-Z_]*\):.*/\1/p' "$f" | paste -sd, -)
 	args=(--strict --show-types --no-summary --quiet --codespell)
 	[ -x /usr/bin/codespell ] || args=(--strict --show-types --no-summary --quiet)
 	[ -n "$ignore" ] && args+=(--ignore "$ignore")
@@ -36,6 +39,14 @@ for f in "${files[@]}"; do
 done
 [ $fail -eq 0 ] || die "checkpatch found problems"
 log "check: checkpatch clean"
+
+# The commit messages: no names of this repository's scripts, no history
+# of the code, no checkpatch lines, timings labelled (msg-check.sh).
+if ! out=$("$TOP/scripts/msg-check.sh" "${files[@]}" 2>&1); then
+	echo "$out" | grep -v '^ok'
+	die "the commit messages (above)"
+fi
+log "check: commit messages clean"
 
 if [ "${CROSS:-all}" != 0 ]; then
 	# shellcheck disable=SC2086

@@ -5,6 +5,8 @@
 # build/linux) into patches/ as git format-patch output, plus a cover
 # letter.  The output is stable: zero commit ids, no signature, and the
 # author dates the commits carry, so exporting twice changes nothing.
+# A commit's git notes (its checkpatch exceptions) go below the patch's
+# "---" line, where tree.sh reads them back.
 . "$(dirname "$0")/lib.sh"
 
 dir=${1:-$BUILD/linux}
@@ -18,7 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ "$n" -gt 0 ]; then
 	git -C "$dir" format-patch -q --zero-commit --no-signature --no-binary \
-		--subject-prefix=PATCH --numbered -o "$tmp" "$base..HEAD" >/dev/null
+		--notes --subject-prefix=PATCH --numbered -o "$tmp" "$base..HEAD" >/dev/null
 fi
 
 # The cover letter: fixed text from patches/cover.txt, then the shortlog

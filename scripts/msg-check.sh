@@ -14,8 +14,8 @@
 #     a cost or a measurement) without saying where it was taken (QEMU TCG
 #     guest, or native).
 # and exits non-zero if any message has such a line.  Only the message is
-# read: the part of the patch file before its first "---" line.  Not yet
-# part of make check: the messages are still to be rewritten.
+# read: the part of the patch file before its first "---" line.  make
+# check runs it.
 . "$(dirname "$0")/lib.sh"
 
 patches=("$@")

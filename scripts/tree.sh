@@ -53,13 +53,29 @@ make_base() {
 	mv "$dir.tmp" "$dir"
 }
 
+# notes_of PATCH: the "Notes:" a patch carries below its "---" line (as
+# git format-patch --notes writes them), unindented; nothing if none.
+notes_of() {
+	awk '/^---$/ { below = 1; next }
+	     below && /^diff --git / { exit }
+	     below && /^Notes:$/ { in_notes = 1; next }
+	     in_notes && /^    / { print substr($0, 5); next }
+	     in_notes && /^$/ { if (n++) exit; next }
+	     in_notes { exit }' "$1"
+}
+
 apply_series() {
-	local f
+	local f notes
+	# notes (the checkpatch exceptions) follow their commits through
+	# rebase and amend
+	git -C "$dir" config notes.rewriteRef refs/notes/commits
 	for f in "${files[@]}"; do
 		if ! git -C "$dir" am -q --keep-cr --committer-date-is-author-date "$f" >/dev/null 2>&1; then
 			git -C "$dir" am --abort >/dev/null 2>&1 || true
 			die "patch $(basename "$f") does not apply to base $(git -C "$dir" log -1 --format=%s "$(base_commit "$dir")") in $dir"
 		fi
+		notes=$(notes_of "$f")
+		[ -z "$notes" ] || git -C "$dir" notes add -f -m "$notes" HEAD
 	done
 }
 

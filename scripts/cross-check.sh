@@ -25,7 +25,7 @@
 # HAVE_USER_UNWIND_TABLES_SFRAME or HAVE_USER_UNWIND_TABLES_EHABI,
 # neither unwinder nor the registry they share (USER_UNWIND_TABLES) is
 # configured and
-# kernel/unwind_tables/registry.o is not built; where it does, the registry
+# kernel/unwind_tables/cache.o is not built; where it does, the registry
 # is built.  A compiler warning in a file the series touches fails the
 # target, as does any error.
 #
@@ -156,14 +156,14 @@ check_options() {
 			grep -q "^CONFIG_$o=" "$obj/.config" &&
 				{ echo "CONFIG_$o is set without HAVE_USER_UNWIND_TABLES_*"; return 1; }
 		done
-		[ ! -e "$obj/kernel/unwind_tables/registry.o" ] ||
-			{ echo "kernel/unwind_tables/registry.o was built"; return 1; }
+		[ ! -e "$obj/kernel/unwind_tables/cache.o" ] ||
+			{ echo "kernel/unwind_tables/cache.o was built"; return 1; }
 		echo "no user unwind tables (as documented)"
 	else
 		grep -q '^CONFIG_USER_UNWIND_TABLES=y' "$obj/.config" ||
 			{ echo "HAVE_USER_UNWIND_TABLES_* but no USER_UNWIND_TABLES"; return 1; }
-		[ -e "$obj/kernel/unwind_tables/registry.o" ] ||
-			{ echo "kernel/unwind_tables/registry.o was not built"; return 1; }
+		[ -e "$obj/kernel/unwind_tables/cache.o" ] ||
+			{ echo "kernel/unwind_tables/cache.o was not built"; return 1; }
 		echo "user unwind tables:$([ "$have_sf" = 1 ] && echo ' SFrame')$([ "$have_eh" = 1 ] && echo ' EHABI')"
 	fi
 }
@@ -208,7 +208,7 @@ run_target() {
 	if [ -f "$obj/debian.config" ]; then
 		why=$(check_debian_config "$obj") || { echo "FAIL $t: $why"; return 1; }
 	fi
-	rm -f "$obj/kernel/unwind_tables/registry.o"
+	rm -f "$obj"/kernel/unwind_tables/*.o
 	objs=$(objects "$t" "$obj" | tr '\n' ' ')
 	# shellcheck disable=SC2086
 	if ! cmake_ "$t" "$obj" -k $objs >> "$log" 2>&1; then

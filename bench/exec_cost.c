@@ -47,10 +47,10 @@
  * All of that with kernel.perf_unwind_tables_derive off, so that the files have
  * no table at all.  With it on (the default) the libraries, which have
  * .eh_frame, get tables derived from it when a process that may be
- * sampled maps them, again at each exec since a table goes with its
- * last mapping: sframe.profiled.derived_exec_overhead_pct is the warm
- * line of a profiled process with derivation on.  The switch is put back
- * as it was.
+ * sampled maps them, once: a table is kept after its last mapping, so
+ * later execs find it.  sframe.profiled.derived_exec_overhead_pct is the
+ * warm line of a profiled process with derivation on.  The switch is put
+ * back as it was.
  */
 #include <fcntl.h>
 #include <math.h>

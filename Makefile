@@ -3,7 +3,7 @@
 
 S := scripts
 
-.PHONY: help tree export check msg-check bisect-check test demo run shell bench bench-compat fuzz-sframe clean
+.PHONY: help tree export check msg-check bisect-check test demo run shell bench bench-compat distro fuzz-sframe clean
 help:
 	@echo "make demo          boot the patched x86_64 kernel and show what the series adds"
 	@echo "make test          build both kernels and the tests, run every suite in QEMU"
@@ -14,6 +14,7 @@ help:
 	@echo "make bisect-check  build the x86_64 kernel at every patch"
 	@echo "make bench         run the benchmarks in the guest (ratios measured side by side)"
 	@echo "make bench-compat  the AArch32 callchain walk's worst case per sample, this series and 6.1"
+	@echo "make distro        Debian-config kernel packages and a Debian 12 image booted with them (long; not in CI)"
 	@echo "make shell         boot the x86_64 guest with an interactive shell"
 	@echo "make fuzz-sframe   fuzz the SFrame decoder on the host (FUZZ_SECONDS, default 300)"
 
@@ -49,6 +50,9 @@ bench:
 
 bench-compat:
 	$(S)/bench-compat.sh
+
+distro:
+	$(S)/distro.sh
 
 fuzz-sframe:
 	$(S)/fuzz-sframe.sh $(or $(FUZZ_SECONDS),300)

@@ -37,9 +37,9 @@ prepare() {
 		die "the procmap_query kselftest failed to build"
 	# lib/sframe's lookup cost, on the host: tools/lib/sframe builds the
 	# same decoder source in user space.
-	need_pkgs gcc binutils-dev
-	make -C "$TREE/tools/lib/sframe" -s O="$RUN/host" bench-sframe >&2 ||
-		die "tools/lib/sframe: bench-sframe failed to build"
+	need_pkgs gcc binutils-dev cpp-12 libllvm15 python3.11 linux-perf
+	make -C "$TREE/tools/lib/sframe" -s O="$RUN/host" bench-sframe ehframe-check >&2 ||
+		die "tools/lib/sframe: bench-sframe or ehframe-check failed to build"
 	echo "$TREE" > "$RUN/tree"
 }
 locked prepare
@@ -82,3 +82,18 @@ if [ "${ANCHOR:-1}" != 0 ]; then
 fi
 
 "$RUN/host/bench-sframe"
+
+# The kernel's table of each of Debian's large files, over the .eh_frame
+# it is derived from: the same derivation and compact table code, built on
+# the host (tools/lib/sframe/ehframe-check, which also checks every row of
+# the table against the rows the file's .eh_frame gives).  The kernel adds
+# its struct uwt_table (a few hundred bytes) to each.
+for f in cc1:/usr/lib/gcc/x86_64-linux-gnu/12/cc1 \
+	 libLLVM:/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1 \
+	 libc:/lib/x86_64-linux-gnu/libc.so.6 \
+	 python3:/usr/bin/python3.11 perf:/usr/bin/perf; do
+	"$RUN/host/ehframe-check" "$(readlink -f "${f#*:}")" 2>/dev/null |
+		awk -v n="${f%%:*}" '/compact table .* of .eh_frame/ {
+			for (i = 1; i <= NF; i++) if ($i == "of") r = $(i - 1)
+			printf "bench fleet.table_bytes_over_ehframe.%s %s   %s\n", n, r, $0; exit }'
+done

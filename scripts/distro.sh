@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# distro.sh [STEP...]: the series as a distribution ships it.  Not part of
+# make test or CI (a cold build takes about an hour on two cores); run it
+# with make distro.  Steps (default: all, in this order):
+#
+#   kernel  the patched kernel built from Debian's own amd64 configuration
+#	    (linux-config-6.1, config.amd64_none_amd64) into Debian packages
+#	    (make bindeb-pkg): linux-image-KREL and linux-headers-KREL, with
+#	    KREL = 6.1.N-uwt-amd64, so that they install next to Debian's
+#	    own linux-image-6.1.0-N-amd64.  Changed from Debian's
+#	    configuration: the signing keys (Debian's own are not in the
+#	    source package; the build makes a key of its own), and the set of
+#	    modules: to fit two cores, every =m option is turned off except
+#	    those a virtual machine and the checks below need (KEEP_MODULES);
+#	    every option Debian has =y stays =y (checked).
+#   image   a Debian 12 disk image made by mmdebstrap from Debian's
+#	    packages: systemd, udev, initramfs-tools, linux-perf, python3,
+#	    Debian's own kernel (linux-image-amd64, the control), and the
+#	    kselftests of the series; the packages of the kernel step are
+#	    installed into it with dpkg, as an operator would.
+#   boot    boots the image in QEMU with 2 CPUs, once with the patched
+#	    kernel and once with Debian's own.  A unit of the image
+#	    (uwt-check.service, after multi-user.target) runs the checks and
+#	    powers off: perf record -a -g while python3 runs a workload, the
+#	    procmap_query and sframe_callchain kselftests, journalctl -k.
+#	    Prints "x86_64-debian/SUITE: N passed, N failed" lines.
+#
+# Output under BUILD/distro: obj/ (the kernel build), *.deb, debian12.img,
+# boot-{uwt,debian}.log, times.txt.
+. "$(dirname "$0")/lib.sh"
+
+D=$BUILD/distro
+SRC=$D/linux
+OBJ=$D/obj
+IMG=$D/debian12.img
+LOCALVERSION=-uwt-amd64
+
+# Modules kept (=m): the virtio devices of QEMU, the root file system and
+# what systemd mounts or loads on a Debian 12 system, FUSE and 9p.
+KEEP_MODULES="VIRTIO VIRTIO_PCI VIRTIO_PCI_LIB VIRTIO_PCI_LIB_LEGACY
+	VIRTIO_BLK VIRTIO_NET NET_FAILOVER FAILOVER VIRTIO_CONSOLE
+	VIRTIO_BALLOON HW_RANDOM_VIRTIO EXT4_FS JBD2 FS_MBCACHE CRC16
+	CRYPTO_CRC32C CRYPTO_CRC32C_INTEL LIBCRC32C AUTOFS_FS FUSE_FS
+	CONFIGFS_FS EFIVAR_FS 9P_FS NET_9P NET_9P_VIRTIO NETFS_SUPPORT
+	FSCACHE BLK_DEV_LOOP"
+
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(kernel image boot)
+
+dmake() {
+	make -C "$SRC" O="$OBJ" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+		LOCALVERSION="$LOCALVERSION" -j"$JOBS" "$@"
+}
+
+krel() {
+	dmake -s kernelrelease 2>/dev/null
+}
+
+step_kernel() {
+	local t0 t1 m keep n
+	need_build_deps x86_64
+	need_pkgs linux-config-6.1 dwarves dpkg-dev kmod
+	mkdir -p "$D"
+	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
+	mkdir -p "$OBJ"
+	xz -dc /usr/src/linux-config-6.1/config.amd64_none_amd64.xz > "$D/debian.config"
+	cp "$D/debian.config" "$OBJ/.config"
+	"$SRC/scripts/config" --file "$OBJ/.config" \
+		--set-str SYSTEM_TRUSTED_KEYS "" \
+		--set-str SYSTEM_REVOCATION_KEYS "" \
+		--set-str MODULE_SIG_KEY "certs/signing_key.pem"
+	keep=" $(echo $KEEP_MODULES) "
+	n=0
+	for m in $(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=m$/\1/p' "$D/debian.config"); do
+		case $keep in *" $m "*) continue ;; esac
+		echo "# CONFIG_$m is not set"
+		n=$((n + 1))
+	done > "$D/modules-off.config"
+	# later lines win in a .config read by olddefconfig
+	cat "$D/modules-off.config" >> "$OBJ/.config"
+	dmake -s olddefconfig > "$D/config.log" 2>&1 ||
+		{ cat "$D/config.log" >&2; die "olddefconfig failed"; }
+	# Options Debian has =y that are not: each must be one that cannot
+	# be =y without a module turned off (a feature of that module, or a
+	# helper only it selects).  Set them all again: none may come back.
+	local lost back
+	lost=$(grep '=y$' "$D/debian.config" | grep -vxFf "$OBJ/.config" || true)
+	rm -rf "$D/recheck"
+	mkdir -p "$D/recheck"
+	{ cat "$OBJ/.config"; echo "$lost"; } > "$D/recheck/.config"
+	make -C "$SRC" O="$D/recheck" ARCH=x86_64 HOSTCC="ccache gcc" -s olddefconfig \
+		>> "$D/config.log" 2>&1 || die "olddefconfig (recheck) failed"
+	back=$(echo "$lost" | grep -xFf "$D/recheck/.config" || true)
+	[ -z "$back" ] || die "options Debian has =y that could be and are not: $back"
+	rm -rf "$D/recheck"
+	grep -q '^CONFIG_USER_UNWIND_TABLES_SFRAME=y' "$OBJ/.config" ||
+		die "CONFIG_USER_UNWIND_TABLES_SFRAME is not =y by default"
+	log "Debian's amd64 configuration: $(grep -c '=y$' "$D/debian.config") =y," \
+	    "$(echo "$lost" | grep -c .) of them only with a module that is off," \
+	    "$n of $(grep -c '=m$' "$D/debian.config") modules off," \
+	    "$(grep -c '=m$' "$OBJ/.config") built"
+	rm -f "$D"/*.deb
+	t0=$(date +%s)
+	dmake bindeb-pkg KDEB_PKGVERSION="$(dmake -s kernelversion 2>/dev/null)-1~uwt1" \
+		> "$D/build.log" 2>&1 ||
+		{ tail -n 40 "$D/build.log" >&2; die "bindeb-pkg failed (log: $D/build.log)"; }
+	t1=$(date +%s)
+	echo "kernel $(krel): bindeb-pkg $((t1 - t0)) s ($(date -u +%F), JOBS=$JOBS)" >> "$D/times.txt"
+	log "built $(krel) in $((t1 - t0)) s: $(cd "$D" && ls ./*.deb | tr '\n' ' ')"
+}
+
+
+# The kselftests the image runs, built from the same tree.
+build_kselftests() {
+	need_pkgs clang-22 lld-22 gcc-12-multilib
+	rm -rf "$D/kselftest" "$D/kselftest-obj"
+	mkdir -p "$D/kselftest-obj"
+	make -C "$SRC/tools/testing/selftests" -s -j"$JOBS" O="$D/kselftest-obj" \
+		TARGETS="proc sframe_callchain" KSFT_INSTALL_PATH="$D/kselftest" install \
+		> "$D/kselftest-build.log" 2>&1 ||
+		{ tail -n 30 "$D/kselftest-build.log" >&2; die "kselftest build failed"; }
+}
+
+# The Debian 12 system before our packages: Debian as released and
+# updated, with Debian's own kernel (linux-image-amd64, the control).
+# Kept as a tarball for a day.
+base_image() {
+	local tar=$D/debian12-base.tar
+	[ -n "$(find "$tar" -mmin -1440 2>/dev/null)" ] && return 0
+	need_pkgs mmdebstrap
+	log "making the Debian 12 system (mmdebstrap)"
+	mkdir -p "$D"
+	mmdebstrap --variant=important \
+		--include=systemd-sysv,udev,dbus,kmod,initramfs-tools,linux-image-amd64,linux-perf,python3,binutils,procps,iproute2,e2fsprogs \
+		bookworm "$tar.tmp" \
+		"deb http://deb.debian.org/debian bookworm main" \
+		"deb http://deb.debian.org/debian bookworm-updates main" \
+		"deb http://deb.debian.org/debian-security bookworm-security main" \
+		> "$D/image.log" 2>&1 ||
+		{ tail -n 30 "$D/image.log" >&2; die "mmdebstrap failed (log: $D/image.log)"; }
+	mv "$tar.tmp" "$tar"
+}
+
+# chroot into the image's root with /proc, /sys and /dev, as dpkg's
+# maintainer scripts expect.
+in_root() {
+	local r=$D/rootfs rc=0
+	mount -t proc proc "$r/proc"
+	mount --rbind /sys "$r/sys"
+	mount --rbind /dev "$r/dev"
+	chroot "$r" "$@" || rc=$?
+	umount -R "$r/dev" "$r/sys" 2>/dev/null || umount -lR "$r/dev" "$r/sys"
+	umount "$r/proc"
+	return $rc
+}
+
+step_image() {
+	local krel debs t0 f r=$D/rootfs
+	need_pkgs e2fsprogs
+	krel=$(krel)
+	debs=$(cd "$D" && ls linux-image-"$krel"_*.deb linux-headers-"$krel"_*.deb 2>/dev/null)
+	[ "$(echo "$debs" | wc -w)" = 2 ] || die "no packages of $krel in $D (run the kernel step)"
+	build_kselftests
+	t0=$(date +%s)
+	base_image
+	rm -rf "$r" "$D/boot"
+	mkdir -p "$r"
+	tar -xf "$D/debian12-base.tar" -C "$r"
+	# Our kernel, installed as an operator would.
+	mkdir -p "$r/tmp/pkgs"
+	for f in $debs; do cp "$D/$f" "$r/tmp/pkgs/"; done
+	in_root sh -c 'dpkg -i /tmp/pkgs/*.deb' > "$D/dpkg.log" 2>&1 ||
+		{ tail -n 30 "$D/dpkg.log" >&2; die "dpkg -i failed (log: $D/dpkg.log)"; }
+	rm -rf "$r/tmp/pkgs"
+	cp -a "$D/kselftest" "$r/opt/kselftest"
+	install -m 755 "$TOP/scripts/distro-check.sh" "$r/usr/local/sbin/uwt-check"
+	cat > "$r/etc/systemd/system/uwt-check.service" <<-'EOF'
+	[Unit]
+	Description=Checks of the user unwind tables series
+	After=multi-user.target
+
+	[Service]
+	Type=oneshot
+	ExecStart=/usr/local/sbin/uwt-check
+
+	[Install]
+	WantedBy=multi-user.target
+	EOF
+	in_root systemctl enable uwt-check.service > /dev/null 2>&1 ||
+		die "cannot enable uwt-check.service"
+	echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" > "$r/etc/fstab"
+	echo debian-uwt > "$r/etc/hostname"
+	in_root passwd -d root > /dev/null
+	# the root file system's drivers in every initramfs (the image is made
+	# in a chroot, where initramfs-tools cannot see the root device)
+	printf 'virtio_pci\nvirtio_blk\next4\n' >> "$r/etc/initramfs-tools/modules"
+	in_root update-initramfs -u -k all >> "$D/dpkg.log" 2>&1 ||
+		die "update-initramfs failed (log: $D/dpkg.log)"
+	mkdir -p "$D/boot"
+	cp "$r"/boot/vmlinuz-* "$r"/boot/initrd.img-* "$D/boot/"
+	rm -f "$IMG"
+	mkfs.ext4 -q -F -L debian-uwt -d "$r" "$IMG" 8G || die "mkfs.ext4 failed"
+	rm -rf "$r"
+	echo "image: $(($(date +%s) - t0)) s ($(date -u +%F))" >> "$D/times.txt"
+	log "image $IMG with $(cd "$D/boot" && ls vmlinuz-* | tr '\n' ' ')"
+}
+
+# boot NAME KREL: boot the image with the kernel KREL, console in
+# D/boot-NAME.log; prints the time to the console's end.
+boot() {
+	local name=$1 krel=$2 log=$D/boot-$1.log t0
+	[ -f "$D/boot/vmlinuz-$krel" ] || die "no kernel $krel in the image"
+	t0=$(date +%s)
+	timeout --kill-after=5 1800 qemu-system-x86_64 -M q35 -accel tcg -smp 2 -m 3G \
+		-nodefaults -no-reboot -display none -snapshot \
+		-kernel "$D/boot/vmlinuz-$krel" -initrd "$D/boot/initrd.img-$krel" \
+		-append "root=/dev/vda rw console=ttyS0 tsc=reliable panic=-1" \
+		-drive "file=$IMG,if=none,id=d0,format=raw" -device virtio-blk-pci,drive=d0 \
+		-serial "file:$log" </dev/null > "$D/qemu-$name.log" 2>&1 ||
+		log "$name: qemu exited $?"
+	log "$name ($krel): $(($(date +%s) - t0)) s, console $log"
+}
+
+step_boot() {
+	local ours debian log fails=0
+	need_pkgs qemu-system-x86
+	[ -f "$IMG" ] || die "no image (run the image step)"
+	ours=$(krel)
+	debian=$(cd "$D/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | grep -vx "$ours" | sort -V | tail -n 1)
+	[ -n "$debian" ] || die "no Debian kernel in the image"
+	boot uwt "$ours"
+	boot debian "$debian"
+	for log in "$D/boot-uwt.log" "$D/boot-debian.log"; do
+		echo "== $(basename "$log" .log)"
+		grep -a '^uwt-check: ' "$log" | sed 's/^uwt-check: /  /'
+	done
+	# the result lines of our kernel; Debian's are the control
+	grep -a '^x86_64-debian/' "$D/boot-uwt.log" || { echo "x86_64-debian/boot: 0 passed, 1 failed"; fails=1; }
+	grep -a '^x86_64-debian/' "$D/boot-uwt.log" | grep -qv ' 0 failed$' && fails=1
+	grep -aq '^uwt-check: done' "$D/boot-debian.log" ||
+		{ echo "x86_64-debian/control: 0 passed, 1 failed (Debian's kernel did not finish)"; fails=1; }
+	return $fails
+}
+
+for s in "${steps[@]}"; do
+	case $s in
+	kernel|image|boot) "step_$s" ;;
+	base) base_image ;;
+	*) die "unknown step $s (kernel, image, boot)" ;;
+	esac
+done

@@ -80,20 +80,7 @@ case $jump in
 *) PYSYM=main ;;
 esac
 
-cat > $D/work.py <<'PYEOF'
-import sys, time
-def work(n):
-    d = {}
-    for i in range(n):
-        s = "%d:%s" % (i, "x" * (i % 50))
-        d[s[-8:]] = d.get(s[-8:], 0) + len(",".join([s, s[::-1]]))
-    return len(d)
-end = time.monotonic() + float(sys.argv[1])
-total = 0
-while time.monotonic() < end:
-    total += work(2000)
-print("work.py:", total)
-PYEOF
+cp "$TOP/bench/distro_work.py" $D/work.py || exit 1
 
 # complete DATA COMM SYM: "SAMPLES COMPLETE" of COMM's samples in DATA
 complete() {

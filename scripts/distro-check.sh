@@ -60,20 +60,7 @@ pymain=$(objdump -d --start-address="$entry" --stop-address=$((entry + 64)) "$PY
 sym=main
 objdump -d --start-address=0x"$pymain" --stop-address=$((0x$pymain + 16)) "$PY" |
 	grep -q 'jmp.*<Py_BytesMain' && sym=Py_BytesMain
-cat > $T/work.py <<'EOF'
-import sys, time
-def work(n):
-    d = {}
-    for i in range(n):
-        s = "%d:%s" % (i, "x" * (i % 50))
-        d[s[-8:]] = d.get(s[-8:], 0) + len(",".join([s, s[::-1]]))
-    return len(d)
-end = time.monotonic() + float(sys.argv[1])
-total = 0
-while time.monotonic() < end:
-    total += work(2000)
-print("work.py:", total)
-EOF
+cp /usr/local/share/uwt-check/work.py $T/work.py
 "$PY" $T/work.py 5 > /dev/null &
 perf record -q -a -g -F 999 -e cpu-clock -o $T/perf.data -- sleep 5 > $T/perf.out 2>&1
 wait

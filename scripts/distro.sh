@@ -176,6 +176,7 @@ step_image() {
 	rm -rf "$r/tmp/pkgs"
 	cp -a "$D/kselftest" "$r/opt/kselftest"
 	install -m 755 "$TOP/scripts/distro-check.sh" "$r/usr/local/sbin/uwt-check"
+	install -D -m 644 "$TOP/bench/distro_work.py" "$r/usr/local/share/uwt-check/work.py"
 	cat > "$r/etc/systemd/system/uwt-check.service" <<-'EOF'
 	[Unit]
 	Description=Checks of the user unwind tables series

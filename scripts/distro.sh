@@ -233,6 +233,10 @@ step_boot() {
 	[ -n "$debian" ] || die "no Debian kernel in the image"
 	boot uwt "$ours"
 	boot debian "$debian"
+	# the serial console ends lines with \r\n
+	for log in "$D/boot-uwt.log" "$D/boot-debian.log"; do
+		[ -f "$log" ] && sed -i 's/\r$//' "$log"
+	done
 	for log in "$D/boot-uwt.log" "$D/boot-debian.log"; do
 		echo "== $(basename "$log" .log)"
 		grep -a '^uwt-check: ' "$log" | sed 's/^uwt-check: /  /'

@@ -21,7 +21,9 @@
 #     lib/ehabi/;
 #   - arch/ARCH/kernel/signal.o, a user of the changed
 #     <linux/resume_user_mode.h>, and on x86 the vDSOs;
-# and checks the new options: where the architecture does not select
+# that on 32-bit targets none of those objects calls libgcc's 64-bit
+# division (__udivdi3, __aeabi_uldivmod, ...), which the kernel does not
+# link; and checks the new options: where the architecture does not select
 # HAVE_USER_UNWIND_TABLES_SFRAME or HAVE_USER_UNWIND_TABLES_EHABI,
 # neither unwinder nor the registry they share (USER_UNWIND_TABLES) is
 # configured and
@@ -196,6 +198,21 @@ objects() {
 	done
 }
 
+# 64-bit divisions by the compiler's helpers in the series' objects: the
+# kernel has no libgcc, so vmlinux would not link (use div_u64() or
+# 32-bit operands).  Prints the offending objects.
+check_div64() {
+	local t=$1 obj=$2 cross o
+	read -r _ cross _ _ <<<"$(target_info "$t")"
+	for o in $(find "$obj/lib/sframe" "$obj/lib/ehabi" "$obj/kernel/unwind_tables" \
+			"$obj/kernel/events" "$obj/lib/buildid.o" "$obj/fs/proc/task_mmu.o" \
+			-name '*.o' 2>/dev/null); do
+		"${cross}nm" -u "$o" | grep -qE ' (__u?(div|mod)di3|__udivmoddi4|__aeabi_u?ldivmod)$' &&
+			echo "${o#"$obj"/}"
+	done
+	return 0
+}
+
 run_target() {
 	local t=$1 obj=$BUILD/cross/$1 pkg objs log why n
 	read -r _ _ _ pkg <<<"$(target_info "$t")"
@@ -222,6 +239,10 @@ run_target() {
 		return 1
 	fi
 	why=$(check_options "$t" "$obj") || { echo "FAIL $t: $why"; return 1; }
+	case $t in i386|armhf|armel)
+		n=$(check_div64 "$t" "$obj" | tr '\n' ' ')
+		[ -z "$n" ] || { echo "FAIL $t: 64-bit division by libgcc in $n"; return 1; }
+	esac
 	n=$(find "$obj" -name '*.o' -not -path '*/scripts/*' -not -path '*/tools/*' | wc -l)
 	echo "ok   $t: $n objects; $why"
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the x86_64 guest (scripts/bench.sh): every benchmark prints
-# "bench NAME VALUE UNIT" lines and "# " comments.
+# "bench NAME VALUE UNIT" lines and "# " comments.  BENCH_ONLY="NAME..."
+# runs only those of: buildid procmap exec_cost sframe_perf distro_perf
+# fleet.
 echo 0 > /proc/sys/kernel/perf_event_paranoid
 # Under TCG on a busy host the boot may fail to calibrate the TSC and fall
 # back to jiffies: clock_gettime() then ticks in milliseconds and every
@@ -11,12 +13,16 @@ case $cs in
 tsc) ;;
 *) echo "# clocksource $cs, not tsc: no timing"; exit 3 ;;
 esac
+want() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) ;; *) return 1 ;; esac; }
 rc=0
 for b in buildid procmap exec_cost; do
+	want $b || continue
 	"$BENCH/$b" || rc=1
 done
 # perf record -g on code without frame pointers: SFrame, fp, dwarf
-sh "$TOP/bench/sframe_perf.sh" || rc=1
+want sframe_perf && { sh "$TOP/bench/sframe_perf.sh" || rc=1; }
 # the same on Debian's own binaries: tables derived from .eh_frame
-sh "$TOP/bench/distro_perf.sh" || rc=1
+want distro_perf && { sh "$TOP/bench/distro_perf.sh" || rc=1; }
+# an exec-heavy host under an always-on profiler
+want fleet && { sh "$TOP/bench/fleet.sh" || rc=1; }
 exit $rc

@@ -6,6 +6,8 @@
 # bench/guest-bench.sh there and print its "bench NAME VALUE UNIT" lines.
 # Every ratio is measured side by side in one run, so the noisy 2-core
 # host affects both sides alike.  Output in BUILD/runs/bench-DATE-PID.
+# BENCH_ONLY="NAME..." runs only those guest benchmarks (see
+# bench/guest-bench.sh), e.g. BENCH_ONLY=fleet ANCHOR=0.
 #
 # Then the anchor (ANCHOR=0 leaves it out): Debian's linux-source-6.12,
 # unpatched, built with the same config fragments (scripts/anchor.sh), and
@@ -37,7 +39,7 @@ prepare() {
 		die "the procmap_query kselftest failed to build"
 	# lib/sframe's lookup cost, on the host: tools/lib/sframe builds the
 	# same decoder source in user space.
-	need_pkgs gcc binutils-dev cpp-12 libllvm15 python3.11 linux-perf
+	need_pkgs gcc binutils-dev cpp-12 libllvm15 python3.11 linux-perf libc6-dbg
 	make -C "$TREE/tools/lib/sframe" -s O="$RUN/host" bench-sframe ehframe-check >&2 ||
 		die "tools/lib/sframe: bench-sframe or ehframe-check failed to build"
 	echo "$TREE" > "$RUN/tree"
@@ -50,12 +52,12 @@ TREE=$(cat "$RUN/tree")
 bench_boot() {
 	local kernel=$1 dir=$2 script=$3 try
 	mkdir -p "$dir"
-	printf 'export BENCH=%s TOP=%s TREE=%s\nexec sh %s/bench/%s\n' \
-		"$RUN/bench" "$TOP" "$TREE" "$TOP" "$script" > "$dir/job.sh"
+	printf 'export BENCH=%s TOP=%s TREE=%s BENCH_ONLY="%s"\nexec sh %s/bench/%s\n' \
+		"$RUN/bench" "$TOP" "$TREE" "${BENCH_ONLY:-}" "$TOP" "$script" > "$dir/job.sh"
 	for try in 1 2 3; do
 		rc=0
 		locked "$TOP/scripts/guest.sh" x86_64 "$kernel" "$dir" \
-			"${GUEST_TIMEOUT:-1200}" >/dev/null 2>"$dir/guest.err" || rc=$?
+			"${GUEST_TIMEOUT:-3600}" >/dev/null 2>"$dir/guest.err" || rc=$?
 		grep -q '^# clocksource .*no timing' "$dir/job.log" 2>/dev/null || break
 		log "the guest has no TSC clocksource (boot $try), booting again"
 	done

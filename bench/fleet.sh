@@ -66,7 +66,8 @@ work() {
 	w0=$(date +%s%N)
 	for f in $(cat $D/files); do
 		gcc -I"$SRC/include" -I"$TREE/tools/include" -O2 -g -std=gnu11 \
-			-c -o $D/obj/x.o "$f" || return 1
+			-c -o $D/obj/x.o "$f" 2> $D/gcc.err ||
+			{ cat $D/gcc.err >&2; return 1; }
 	done
 	i=0
 	while [ $i -lt $LOOPS ]; do

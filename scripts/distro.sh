@@ -128,11 +128,12 @@ build_kselftests() {
 # Kept as a tarball for a day.
 base_image() {
 	local tar=$D/debian12-base.tar
-	[ -n "$(find "$tar" -mmin -1440 2>/dev/null)" ] && return 0
+	[ -f "$tar" ] && [ -n "$(find "$tar" -mmin -1440)" ] && return 0
 	need_pkgs mmdebstrap
 	log "making the Debian 12 system (mmdebstrap)"
 	mkdir -p "$D"
-	mmdebstrap --variant=important \
+	rm -rf "$tar" "$tar.tmp"
+	mmdebstrap --variant=important --format=tar \
 		--include=systemd-sysv,udev,dbus,kmod,initramfs-tools,linux-image-amd64,linux-perf,python3,binutils,procps,iproute2,e2fsprogs \
 		bookworm "$tar.tmp" \
 		"deb http://deb.debian.org/debian bookworm main" \

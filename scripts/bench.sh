@@ -101,3 +101,11 @@ for f in cc1:/usr/lib/gcc/x86_64-linux-gnu/12/cc1 \
 			for (i = 1; i <= NF; i++) if ($i == "of") r = $(i - 1)
 			printf "bench fleet.table_bytes_over_ehframe.%s %s   %s\n", n, r, $0; exit }'
 done
+
+# The longest work between two points where a derivation reschedules, on
+# the costliest crafted .eh_frame known (host, natively; ehframe-check's
+# crafted sections).
+"$RUN/host/ehframe-check" "$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)" 2>/dev/null |
+	awk '/longest stretch between two callbacks/ {
+		printf "bench sframe.derive_longest_stretch_us %s   host, natively: %s\n", $(NF - 1), $0 }'
+

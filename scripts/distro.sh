@@ -38,13 +38,14 @@ IMG=$D/debian12.img
 LOCALVERSION=-uwt-amd64
 
 # Modules kept (=m): the virtio devices of QEMU, the root file system and
-# what systemd mounts or loads on a Debian 12 system, FUSE and 9p.
+# what systemd mounts or loads on a Debian 12 system (binfmt_misc for
+# systemd-binfmt.service), FUSE and 9p.
 KEEP_MODULES="VIRTIO VIRTIO_PCI VIRTIO_PCI_LIB VIRTIO_PCI_LIB_LEGACY
 	VIRTIO_BLK VIRTIO_NET NET_FAILOVER FAILOVER VIRTIO_CONSOLE
 	VIRTIO_BALLOON HW_RANDOM_VIRTIO EXT4_FS JBD2 FS_MBCACHE CRC16
 	CRYPTO_CRC32C CRYPTO_CRC32C_INTEL LIBCRC32C AUTOFS_FS FUSE_FS
 	CONFIGFS_FS EFIVAR_FS 9P_FS NET_9P NET_9P_VIRTIO NETFS_SUPPORT
-	FSCACHE BLK_DEV_LOOP"
+	FSCACHE BLK_DEV_LOOP BINFMT_MISC"
 
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(kernel image boot)
@@ -248,7 +249,21 @@ step_boot() {
 	grep -a '^x86_64-debian/' "$D/boot-uwt.log" | grep -qv ' 0 failed\(, .*\)\?$' && fails=1
 	grep -aq '^uwt-check: done' "$D/boot-debian.log" ||
 		{ echo "x86_64-debian/control: 0 passed, 1 failed (Debian's kernel did not finish)"; fails=1; }
+	units_same "$D/boot-uwt.log" "$D/boot-debian.log" || fails=1
 	return $fails
+}
+
+# units_same OURS DEBIAN: the same services are active under both kernels
+units_same() {
+	local a b
+	a=$(grep -ao 'uwt-check: active services ([0-9]*): .*' "$1" | sed 's/.*): //' | tr ' ' '\n' | sed '/^$/d' | sort)
+	b=$(grep -ao 'uwt-check: active services ([0-9]*): .*' "$2" | sed 's/.*): //' | tr ' ' '\n' | sed '/^$/d' | sort)
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then
+		echo "x86_64-debian/units: 1 passed, 0 failed"
+		return 0
+	fi
+	echo "x86_64-debian/units: 0 passed, 1 failed (only ours: $(comm -23 <(echo "$a") <(echo "$b") | tr '\n' ' ')only Debian's: $(comm -13 <(echo "$a") <(echo "$b") | tr '\n' ' '))"
+	return 1
 }
 
 for s in "${steps[@]}"; do

@@ -3,7 +3,7 @@
 #
 # bisect-check.sh: build the x86_64 kernel at every patch of the series
 # (from the committed patches/), so that each patch builds on its own.
-# FIRST=N starts at patch N.
+# FIRST=N starts at patch N, LAST=N stops after patch N.
 . "$(dirname "$0")/lib.sh"
 
 # A tree and objects of its own (make check has build/check), under a
@@ -18,6 +18,7 @@ for c in $(git -C "$src" rev-list --reverse "$base..HEAD"); do
 	n=$((n + 1))
 	# FIRST=N starts at patch N (after a run that stopped there)
 	[ "$n" -ge "${FIRST:-1}" ] || continue
+	[ -z "${LAST:-}" ] || [ "$n" -le "$LAST" ] || break
 	git -C "$src" checkout -q "$c"
 	subj=$(git -C "$src" log -1 --format=%s "$c")
 	if LAX_CONFIG=1 locked "$TOP/scripts/build.sh" x86_64 "$src" "$BUILD/bisect/x86_64" >/dev/null 2>"$BUILD/bisect/last.err"; then

@@ -102,6 +102,11 @@ for f in cc1:/usr/lib/gcc/x86_64-linux-gnu/12/cc1 \
 			printf "bench fleet.table_bytes_over_ehframe.%s %s   %s\n", n, r, $0; exit }'
 done
 
+# The tables of every ELF file installed on this machine, at once: what the
+# defaults of kernel.perf_unwind_tables_max_kb and _user_max_kb are sized
+# from (host, the same code; a few minutes).
+sh "$TOP/bench/host_tables.sh" "$RUN/host/ehframe-check"
+
 # The longest work between two points where a derivation reschedules, on
 # the costliest crafted .eh_frame known (host, natively; ehframe-check's
 # crafted sections).

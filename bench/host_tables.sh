@@ -25,11 +25,14 @@ log=${FILE_LOG:-/dev/null}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# regular ELF files, one name per inode
+# ELF programs and shared objects (e_type ET_EXEC or ET_DYN, not the
+# objects of static libraries), one name per inode
 find "$@" -type f -size +1k -printf '%D:%i %p\n' 2>/dev/null | sort -u -k1,1 |
 	while read -r id path; do
 		[ "$(head -c 4 "$path" | od -An -c | tr -d ' ')" = '177ELF' ] &&
-			echo "$path"
+		case $(od -An -tu2 -j16 -N2 "$path" | tr -d ' ') in
+		2|3) echo "$path" ;;
+		esac
 	done > "$tmp/files"
 
 # ehframe-check's first line per file: "compact table N bytes, R of
@@ -46,7 +49,7 @@ done < "$tmp/files" | tee "$log" > "$tmp/sizes"
 awk -v elf="$(wc -l < "$tmp/files")" '
 	{ n++; b += $1; e += $2; if ($1 > max) { max = $1; maxf = $3 } }
 	END {
-		printf "bench host.elf_files %d   ELF files installed\n", elf
+		printf "bench host.elf_files %d   ELF programs and shared objects installed\n", elf
 		printf "bench host.table_files %d   of them with an .eh_frame that gives a table\n", n
 		printf "bench host.tables_kib %.0f   all their tables at once (%.0f KiB of .eh_frame, %.3f of it)\n", b / 1024, e / 1024, b / e
 		printf "bench host.largest_table_kib %.0f   %s\n", max / 1024, maxf

@@ -3,7 +3,7 @@
 
 S := scripts
 
-.PHONY: help tree export check msg-check bisect-check test demo run shell bench bench-compat distro fuzz-sframe clean
+.PHONY: help tree export check msg-check bisect-check test demo run shell bench bench-compat distro distro-arm64 fuzz-sframe clean
 help:
 	@echo "make demo          boot the patched x86_64 kernel and show what the series adds"
 	@echo "make test          build both kernels and the tests, run every suite in QEMU"
@@ -15,6 +15,7 @@ help:
 	@echo "make bench         run the benchmarks in the guest (ratios measured side by side)"
 	@echo "make bench-compat  the AArch32 callchain walk's worst case per sample, this series and 6.1"
 	@echo "make distro        Debian-config kernel packages and a Debian 12 image booted with them (long; not in CI)"
+	@echo "make distro-arm64  the series built from Debian's arm64 configuration (long; not in CI)"
 	@echo "make shell         boot the x86_64 guest with an interactive shell"
 	@echo "make fuzz-sframe   fuzz the SFrame decoder on the host (FUZZ_SECONDS, default 300)"
 
@@ -53,6 +54,9 @@ bench-compat:
 
 distro:
 	$(S)/distro.sh
+
+distro-arm64:
+	$(S)/distro.sh arm64
 
 fuzz-sframe:
 	$(S)/fuzz-sframe.sh $(or $(FUZZ_SECONDS),300)

@@ -26,6 +26,11 @@
 #	    runs the checks and powers off: perf record -a -g while python3 runs a workload, the
 #	    procmap_query and sframe_callchain kselftests, journalctl -k.
 #	    Prints "x86_64-debian/SUITE: N passed, N failed" lines.
+#   arm64   not in the default steps: the series built from Debian's
+#	    arm64 configuration (config.arm64_none_arm64 of linux-config-6.1
+#	    for arm64), modules chosen the same way, cross-compiled to vmlinux
+#	    (with BTF), Image and the kept modules; prints
+#	    "arm64-debian/build: N passed, N failed".
 #
 # Output under BUILD/distro: obj/ (the kernel build), *.deb, debian12.img,
 # boot-{uwt,debian}[-N].log, times.txt (build, image and boot times).
@@ -58,53 +63,68 @@ dmake() {
 		LOCALVERSION="$LOCALVERSION" -j"$JOBS" "$@"
 }
 
+amake() {
+	make -C "$SRC" O="$D/obj-arm64" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		CC="ccache aarch64-linux-gnu-gcc" HOSTCC="ccache gcc" \
+		LOCALVERSION=-uwt-arm64 -j"$JOBS" "$@"
+}
+
 krel() {
 	dmake -s kernelrelease 2>/dev/null
 }
 
-step_kernel() {
-	local t0 t1 m keep n
-	need_build_deps x86_64
-	need_pkgs linux-config-6.1 dwarves dpkg-dev kmod
-	mkdir -p "$D"
-	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
-	mkdir -p "$OBJ"
-	xz -dc /usr/src/linux-config-6.1/config.amd64_none_amd64.xz > "$D/debian.config"
-	cp "$D/debian.config" "$OBJ/.config"
-	"$SRC/scripts/config" --file "$OBJ/.config" \
+# debian_config ARCH CONFIG OBJ MAKE...: Debian's configuration CONFIG
+# (xz) in OBJ/.config, with the signing keys cleared and every module
+# turned off but KEEP_MODULES; dies if an option Debian has =y could be
+# =y and is not.  MAKE... is the make command line of that ARCH.
+debian_config() {
+	local arch=$1 conf=$2 obj=$3 m keep n=0 lost back
+	shift 3
+	mkdir -p "$obj"
+	xz -dc "$conf" > "$D/debian-$arch.config"
+	cp "$D/debian-$arch.config" "$obj/.config"
+	"$SRC/scripts/config" --file "$obj/.config" \
 		--set-str SYSTEM_TRUSTED_KEYS "" \
 		--set-str SYSTEM_REVOCATION_KEYS "" \
 		--set-str MODULE_SIG_KEY "certs/signing_key.pem"
 	keep=" $(echo $KEEP_MODULES) "
-	n=0
-	for m in $(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=m$/\1/p' "$D/debian.config"); do
+	for m in $(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=m$/\1/p' "$D/debian-$arch.config"); do
 		case $keep in *" $m "*) continue ;; esac
 		echo "# CONFIG_$m is not set"
 		n=$((n + 1))
-	done > "$D/modules-off.config"
+	done > "$D/modules-off-$arch.config"
 	# later lines win in a .config read by olddefconfig
-	cat "$D/modules-off.config" >> "$OBJ/.config"
-	dmake -s olddefconfig > "$D/config.log" 2>&1 ||
-		{ cat "$D/config.log" >&2; die "olddefconfig failed"; }
+	cat "$D/modules-off-$arch.config" >> "$obj/.config"
+	"$@" -s olddefconfig > "$D/config-$arch.log" 2>&1 ||
+		{ cat "$D/config-$arch.log" >&2; die "olddefconfig failed"; }
 	# Options Debian has =y that are not: each must be one that cannot
 	# be =y without a module turned off (a feature of that module, or a
 	# helper only it selects).  Set them all again: none may come back.
-	local lost back
-	lost=$(grep '=y$' "$D/debian.config" | grep -vxFf "$OBJ/.config" || true)
+	lost=$(grep '=y$' "$D/debian-$arch.config" | grep -vxFf "$obj/.config" || true)
 	rm -rf "$D/recheck"
 	mkdir -p "$D/recheck"
-	{ cat "$OBJ/.config"; echo "$lost"; } > "$D/recheck/.config"
-	make -C "$SRC" O="$D/recheck" ARCH=x86_64 HOSTCC="ccache gcc" -s olddefconfig \
-		>> "$D/config.log" 2>&1 || die "olddefconfig (recheck) failed"
+	{ cat "$obj/.config"; echo "$lost"; } > "$D/recheck/.config"
+	"$@" O="$D/recheck" -s olddefconfig >> "$D/config-$arch.log" 2>&1 ||
+		die "olddefconfig (recheck) failed"
 	back=$(echo "$lost" | grep -xFf "$D/recheck/.config" || true)
 	[ -z "$back" ] || die "options Debian has =y that could be and are not: $back"
 	rm -rf "$D/recheck"
+	log "Debian's $arch configuration: $(grep -c '=y$' "$D/debian-$arch.config") =y," \
+	    "$(echo "$lost" | grep -c .) of them only with a module that is off," \
+	    "$n of $(grep -c '=m$' "$D/debian-$arch.config") modules off," \
+	    "$(grep -c '=m$' "$obj/.config") built"
+}
+
+step_kernel() {
+	local t0 t1
+	need_build_deps x86_64
+	need_pkgs linux-config-6.1 dwarves dpkg-dev kmod
+	mkdir -p "$D"
+	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
+	debian_config amd64 /usr/src/linux-config-6.1/config.amd64_none_amd64.xz \
+		"$OBJ" dmake
 	grep -q '^CONFIG_USER_UNWIND_TABLES_SFRAME=y' "$OBJ/.config" ||
 		die "CONFIG_USER_UNWIND_TABLES_SFRAME is not =y by default"
-	log "Debian's amd64 configuration: $(grep -c '=y$' "$D/debian.config") =y," \
-	    "$(echo "$lost" | grep -c .) of them only with a module that is off," \
-	    "$n of $(grep -c '=m$' "$D/debian.config") modules off," \
-	    "$(grep -c '=m$' "$OBJ/.config") built"
 	rm -f "$D"/*.deb
 	t0=$(date +%s)
 	dmake bindeb-pkg KDEB_PKGVERSION="$(dmake -s kernelversion 2>/dev/null)-1~uwt1" \
@@ -115,6 +135,36 @@ step_kernel() {
 	log "built $(krel) in $((t1 - t0)) s: $(cd "$D" && ls ./*.deb | tr '\n' ' ')"
 }
 
+
+# arm64: the same series built from Debian's arm64 configuration
+# (linux-config-6.1 of arm64, fetched as the arm64 guest's busybox is),
+# cross-compiled: vmlinux with BTF and the modules kept.  Not packaged or
+# booted (the guests that run the arm64 suites are QEMU's virt machine
+# with our own root).
+step_arm64() {
+	local t0 t1 obj=$D/obj-arm64 cfg=$D/linux-config-arm64
+	need_build_deps arm64
+	need_pkgs dwarves kmod
+	mkdir -p "$D"
+	[ -d "$SRC/.git" ] || "$TOP/scripts/tree.sh" --reset "$SRC" >&2
+	rm -rf "$cfg"
+	foreign_deb arm64 linux-config-6.1 "$cfg"
+	debian_config arm64 "$cfg/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" \
+		"$obj" amake
+	grep -q '^CONFIG_USER_UNWIND_TABLES_EHABI=y' "$obj/.config" ||
+		die "CONFIG_USER_UNWIND_TABLES_EHABI is not =y by default on arm64"
+	t0=$(date +%s)
+	amake Image modules > "$D/build-arm64.log" 2>&1 ||
+		{ tail -n 40 "$D/build-arm64.log" >&2; die "arm64 build failed (log: $D/build-arm64.log)"; }
+	t1=$(date +%s)
+	echo "arm64 $(amake -s kernelrelease 2>/dev/null): Image modules $((t1 - t0)) s ($(date -u +%F), JOBS=$JOBS)" >> "$D/times.txt"
+	if readelf -SW "$obj/vmlinux" | grep -q ' \.BTF '; then
+		echo "arm64-debian/build: 1 passed, 0 failed ($((t1 - t0)) s; vmlinux with BTF, $(find "$obj" -name '*.ko' | wc -l) modules)"
+	else
+		echo "arm64-debian/build: 0 passed, 1 failed (vmlinux has no .BTF)"
+		return 1
+	fi
+}
 
 # The kselftests the image runs, built from the same tree.
 build_kselftests() {
@@ -306,8 +356,8 @@ units_same() {
 
 for s in "${steps[@]}"; do
 	case $s in
-	kernel|image|boot) "step_$s" ;;
+	kernel|image|boot|arm64) "step_$s" ;;
 	base) base_image ;;
-	*) die "unknown step $s (kernel, image, boot)" ;;
+	*) die "unknown step $s (kernel, image, boot, arm64)" ;;
 	esac
 done

@@ -146,7 +146,8 @@ step_arm64() {
 	need_build_deps arm64
 	need_pkgs dwarves kmod
 	mkdir -p "$D"
-	[ -d "$SRC/.git" ] || "$TOP/scripts/tree.sh" --reset "$SRC" >&2
+	# the series as committed, whatever an earlier step left there
+	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
 	rm -rf "$cfg"
 	foreign_deb arm64 linux-config-6.1 "$cfg"
 	debian_config arm64 "$cfg/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" \

@@ -13,8 +13,10 @@
 #	    configuration: the signing keys (Debian's own are not in the
 #	    source package; the build makes a key of its own), and the set of
 #	    modules: to fit two cores, every =m option is turned off except
-#	    those a virtual machine and the checks below need (KEEP_MODULES);
-#	    every option Debian has =y stays =y (checked).
+#	    those a virtual machine and the checks below need (KEEP_MODULES)
+#	    and those an option Debian has =y cannot do without (found from
+#	    the Kconfig tree by scripts/kconfig-deps.c); every option Debian
+#	    has =y stays =y (checked).
 #   image   a Debian 12 disk image made by mmdebstrap from Debian's
 #	    packages: systemd, udev, initramfs-tools, linux-perf, python3,
 #	    Debian's own kernel (linux-image-amd64, the control), and the
@@ -26,6 +28,8 @@
 #	    runs the checks and powers off: perf record -a -g while python3 runs a workload, the
 #	    procmap_query and sframe_callchain kselftests, journalctl -k.
 #	    Prints "x86_64-debian/SUITE: N passed, N failed" lines.
+#   config  not in the default steps: only the configurations of the
+#	    kernel and arm64 steps, with the modules each keeps.
 #   arm64   not in the default steps: the series built from Debian's
 #	    arm64 configuration (config.arm64_none_arm64 of linux-config-6.1
 #	    for arm64), modules chosen the same way, cross-compiled to vmlinux
@@ -65,6 +69,7 @@ dmake() {
 
 amake() {
 	make -C "$SRC" O="$D/obj-arm64" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		CROSS_COMPILE_COMPAT=arm-linux-gnueabihf- \
 		CC="ccache aarch64-linux-gnu-gcc" HOSTCC="ccache gcc" \
 		LOCALVERSION=-uwt-arm64 -j"$JOBS" "$@"
 }
@@ -73,46 +78,68 @@ krel() {
 	dmake -s kernelrelease 2>/dev/null
 }
 
-# debian_config ARCH CONFIG OBJ MAKE...: Debian's configuration CONFIG
-# (xz) in OBJ/.config, with the signing keys cleared and every module
-# turned off but KEEP_MODULES; dies if an option Debian has =y could be
-# =y and is not.  MAKE... is the make command line of that ARCH.
-debian_config() {
-	local arch=$1 conf=$2 obj=$3 m keep n=0 lost back
-	shift 3
-	mkdir -p "$obj"
-	xz -dc "$conf" > "$D/debian-$arch.config"
-	cp "$D/debian-$arch.config" "$obj/.config"
-	"$SRC/scripts/config" --file "$obj/.config" \
-		--set-str SYSTEM_TRUSTED_KEYS "" \
-		--set-str SYSTEM_REVOCATION_KEYS "" \
-		--set-str MODULE_SIG_KEY "certs/signing_key.pem"
-	keep=" $(echo $KEEP_MODULES) "
-	for m in $(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=m$/\1/p' "$D/debian-$arch.config"); do
+# modules_off KEEP: the lines that turn off every module of Debian's
+# configuration but KEEP (later lines win in a .config read by
+# olddefconfig)
+modules_off() {
+	local m keep=" $1 "
+	for m in $(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=m$/\1/p' "$DEBCONF"); do
 		case $keep in *" $m "*) continue ;; esac
 		echo "# CONFIG_$m is not set"
-		n=$((n + 1))
-	done > "$D/modules-off-$arch.config"
-	# later lines win in a .config read by olddefconfig
-	cat "$D/modules-off-$arch.config" >> "$obj/.config"
-	"$@" -s olddefconfig > "$D/config-$arch.log" 2>&1 ||
-		{ cat "$D/config-$arch.log" >&2; die "olddefconfig failed"; }
-	# Options Debian has =y that are not: each must be one that cannot
-	# be =y without a module turned off (a feature of that module, or a
-	# helper only it selects).  Set them all again: none may come back.
-	lost=$(grep '=y$' "$D/debian-$arch.config" | grep -vxFf "$obj/.config" || true)
-	rm -rf "$D/recheck"
-	mkdir -p "$D/recheck"
-	{ cat "$obj/.config"; echo "$lost"; } > "$D/recheck/.config"
-	"$@" O="$D/recheck" -s olddefconfig >> "$D/config-$arch.log" 2>&1 ||
-		die "olddefconfig (recheck) failed"
-	back=$(echo "$lost" | grep -xFf "$D/recheck/.config" || true)
-	[ -z "$back" ] || die "options Debian has =y that could be and are not: $back"
-	rm -rf "$D/recheck"
-	log "Debian's $arch configuration: $(grep -c '=y$' "$D/debian-$arch.config") =y," \
-	    "$(echo "$lost" | grep -c .) of them only with a module that is off," \
-	    "$n of $(grep -c '=m$' "$D/debian-$arch.config") modules off," \
-	    "$(grep -c '=m$' "$obj/.config") built"
+	done
+}
+
+# kconfig_deps OBJ MAKE...: what each option of the tree depends on and
+# what selects it (scripts/kconfig-deps.c, linked with the Kconfig parser
+# that olddefconfig built in OBJ and run with make's environment)
+kconfig_deps() {
+	local obj=$1 k=$1/scripts/kconfig
+	shift
+	gcc -O2 -I"$SRC/scripts/kconfig" -I"$k" -o "$obj/kconfig-deps" \
+		"$TOP/scripts/kconfig-deps.c" "$k"/confdata.o "$k"/expr.o \
+		"$k"/lexer.lex.o "$k"/menu.o "$k"/parser.tab.o "$k"/preprocess.o \
+		"$k"/symbol.o "$k"/util.o || die "cannot build kconfig-deps"
+	"$@" -s --eval="uwt-kconfig-deps: ; @$obj/kconfig-deps Kconfig" \
+		uwt-kconfig-deps 2>/dev/null || die "kconfig-deps failed"
+}
+
+# debian_config ARCH CONFIG OBJ MAKE...: Debian's configuration CONFIG
+# (xz) in OBJ/.config, with the signing keys cleared and every module
+# turned off but KEEP_MODULES and the modules an option Debian has =y
+# cannot do without (a feature of a module, such as 9P_FS_POSIX_ACL of
+# 9P_FS, or a helper only modules select); dies if any option Debian has
+# =y is not.  MAKE... is the make command line of that ARCH.
+debian_config() {
+	local arch=$1 conf=$2 obj=$3 keep more lost i
+	shift 3
+	mkdir -p "$obj"
+	DEBCONF=$D/debian-$arch.config
+	xz -dc "$conf" > "$DEBCONF"
+	keep=$(echo $KEEP_MODULES)
+	: > "$D/config-$arch.log"
+	for i in $(seq 1 30); do
+		{
+			cat "$DEBCONF"
+			echo "CONFIG_SYSTEM_TRUSTED_KEYS=\"\""
+			echo "CONFIG_SYSTEM_REVOCATION_KEYS=\"\""
+			echo "CONFIG_MODULE_SIG_KEY=\"certs/signing_key.pem\""
+			modules_off "$keep"
+		} > "$obj/.config"
+		"$@" -s olddefconfig >> "$D/config-$arch.log" 2>&1 ||
+			{ cat "$D/config-$arch.log" >&2; die "olddefconfig failed"; }
+		[ "$i" = 1 ] && kconfig_deps "$obj" "$@" > "$D/kconfig-deps-$arch.txt"
+		more=$(awk -v keep="$keep" -f "$TOP/scripts/keep-modules.awk" \
+			"$D/kconfig-deps-$arch.txt" "$DEBCONF" "$obj/.config" | sort)
+		[ -n "$more" ] || break
+		keep="$keep $(echo $more)"
+	done
+	lost=$(grep '=y$' "$DEBCONF" | grep -vxFf "$obj/.config" || true)
+	[ -z "$lost" ] || die "options Debian has =y that are not:" $lost
+	echo "$keep" | tr ' ' '\n' > "$D/modules-kept-$arch.txt"
+	log "Debian's $arch configuration: all $(grep -c '=y$' "$DEBCONF") =y kept;" \
+	    "$(grep -c '=m$' "$obj/.config") of $(grep -c '=m$' "$DEBCONF") modules built" \
+	    "($(echo $KEEP_MODULES | wc -w) for the virtual machine, the rest" \
+	    "for options Debian has =y; list: $D/modules-kept-$arch.txt)"
 }
 
 step_kernel() {
@@ -144,7 +171,7 @@ step_kernel() {
 step_arm64() {
 	local t0 t1 obj=$D/obj-arm64 cfg=$D/linux-config-arm64
 	need_build_deps arm64
-	need_pkgs dwarves kmod
+	need_pkgs dwarves kmod gcc-arm-linux-gnueabihf
 	mkdir -p "$D"
 	# the series as committed, whatever an earlier step left there
 	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
@@ -165,6 +192,21 @@ step_arm64() {
 		echo "arm64-debian/build: 0 passed, 1 failed (vmlinux has no .BTF)"
 		return 1
 	fi
+}
+
+# config: only the two configurations, amd64 and arm64, with the modules
+# each keeps (a few seconds)
+step_config() {
+	need_build_deps arm64
+	need_pkgs linux-config-6.1 gcc-arm-linux-gnueabihf
+	mkdir -p "$D"
+	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
+	debian_config amd64 /usr/src/linux-config-6.1/config.amd64_none_amd64.xz \
+		"$OBJ" dmake
+	rm -rf "$D/linux-config-arm64"
+	foreign_deb arm64 linux-config-6.1 "$D/linux-config-arm64"
+	debian_config arm64 "$D/linux-config-arm64/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" \
+		"$D/obj-arm64" amake
 }
 
 # The kselftests the image runs, built from the same tree.
@@ -357,8 +399,8 @@ units_same() {
 
 for s in "${steps[@]}"; do
 	case $s in
-	kernel|image|boot|arm64) "step_$s" ;;
+	kernel|image|boot|arm64|config) "step_$s" ;;
 	base) base_image ;;
-	*) die "unknown step $s (kernel, image, boot, arm64)" ;;
+	*) die "unknown step $s (kernel, image, boot, arm64, config)" ;;
 	esac
 done

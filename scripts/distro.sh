@@ -137,7 +137,7 @@ debian_config() {
 	[ -z "$lost" ] || die "options Debian has =y that are not:" $lost
 	echo "$keep" | tr ' ' '\n' > "$D/modules-kept-$arch.txt"
 	log "Debian's $arch configuration: all $(grep -c '=y$' "$DEBCONF") =y kept;" \
-	    "$(grep -c '=m$' "$obj/.config") of $(grep -c '=m$' "$DEBCONF") modules built" \
+	    "$(grep -c '=m$' "$obj/.config") of $(grep -c '=m$' "$DEBCONF") =m options built" \
 	    "($(echo $KEEP_MODULES | wc -w) for the virtual machine, the rest" \
 	    "for options Debian has =y; list: $D/modules-kept-$arch.txt)"
 }

@@ -171,7 +171,10 @@ step_kernel() {
 step_arm64() {
 	local t0 t1 obj=$D/obj-arm64 cfg=$D/linux-config-arm64
 	need_build_deps arm64
-	need_pkgs dwarves kmod gcc-arm-linux-gnueabihf
+	# Debian builds natively, so its configuration has CC_CAN_LINK=y and
+	# CC_CAN_LINK_STATIC=y; the cross compiler links only with the arm64
+	# C library installed.
+	need_pkgs dwarves kmod gcc-arm-linux-gnueabihf libc6-dev-arm64-cross
 	mkdir -p "$D"
 	# the series as committed, whatever an earlier step left there
 	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
@@ -198,7 +201,7 @@ step_arm64() {
 # each keeps (a few seconds)
 step_config() {
 	need_build_deps arm64
-	need_pkgs linux-config-6.1 gcc-arm-linux-gnueabihf
+	need_pkgs linux-config-6.1 gcc-arm-linux-gnueabihf libc6-dev-arm64-cross
 	mkdir -p "$D"
 	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
 	debian_config amd64 /usr/src/linux-config-6.1/config.amd64_none_amd64.xz \

@@ -202,12 +202,13 @@ objects() {
 # kernel has no libgcc, so vmlinux would not link (use div_u64() or
 # 32-bit operands).  Prints the offending objects.
 check_div64() {
-	local t=$1 obj=$2 cross o
+	local t=$1 obj=$2 cross o undef
 	read -r _ cross _ _ <<<"$(target_info "$t")"
 	for o in $(find "$obj/lib/sframe" "$obj/lib/ehabi" "$obj/kernel/unwind_tables" \
 			"$obj/kernel/events" "$obj/lib/buildid.o" "$obj/fs/proc/task_mmu.o" \
 			-name '*.o' 2>/dev/null); do
-		"${cross}nm" -u "$o" | grep -qE ' (__u?(div|mod)di3|__udivmoddi4|__aeabi_u?ldivmod)$' &&
+		undef=$("${cross}nm" -u "$o")
+		grep -qE ' (__u?(div|mod)di3|__udivmoddi4|__aeabi_u?ldivmod)$' <<<"$undef" &&
 			echo "${o#"$obj"/}"
 	done
 	return 0

@@ -169,7 +169,7 @@ step_kernel() {
 # booted (the guests that run the arm64 suites are QEMU's virt machine
 # with our own root).
 step_arm64() {
-	local t0 t1 obj=$D/obj-arm64 cfg=$D/linux-config-arm64
+	local t0 t1 obj=$D/obj-arm64 cfg=$D/linux-config-arm64 sections
 	need_build_deps arm64
 	# Debian builds natively, so its configuration has CC_CAN_LINK=y and
 	# CC_CAN_LINK_STATIC=y; the cross compiler links only with the arm64
@@ -189,7 +189,10 @@ step_arm64() {
 		{ tail -n 40 "$D/build-arm64.log" >&2; die "arm64 build failed (log: $D/build-arm64.log)"; }
 	t1=$(date +%s)
 	echo "arm64 $(amake -s kernelrelease 2>/dev/null): Image modules $((t1 - t0)) s ($(date -u +%F), JOBS=$JOBS)" >> "$D/times.txt"
-	if readelf -SW "$obj/vmlinux" | grep -q ' \.BTF '; then
+	# not readelf | grep -q: with pipefail, grep's early exit can kill
+	# readelf with SIGPIPE and fail the pipeline on a match
+	sections=$(readelf -SW "$obj/vmlinux") || sections=
+	if grep -q ' \.BTF ' <<<"$sections"; then
 		echo "arm64-debian/build: 1 passed, 0 failed ($((t1 - t0)) s; vmlinux with BTF, $(find "$obj" -name '*.ko' | wc -l) modules)"
 	else
 		echo "arm64-debian/build: 0 passed, 1 failed (vmlinux has no .BTF)"
@@ -352,7 +355,7 @@ step_boot() {
 	done
 	# the result lines of our kernel; Debian's are the control
 	grep -a '^x86_64-debian/' "$D/boot-uwt.log" || { echo "x86_64-debian/boot: 0 passed, 1 failed"; fails=1; }
-	grep -a '^x86_64-debian/' "$D/boot-uwt.log" | grep -qv ' 0 failed\(, .*\)\?$' && fails=1
+	all_passed "$D/boot-uwt.log" || fails=1
 	grep -aq '^uwt-check: done' "$D/boot-debian.log" ||
 		{ echo "x86_64-debian/control: 0 passed, 1 failed (Debian's kernel did not finish)"; fails=1; }
 	units_same "$D/boot-uwt.log" "$D/boot-debian.log" || fails=1
@@ -360,7 +363,7 @@ step_boot() {
 	# check passed
 	for log in "$D"/boot-uwt*.log; do
 		if grep -aq '^uwt-check: done' "$log" &&
-		   ! grep -a '^x86_64-debian/' "$log" | grep -qv ' 0 failed\(, .*\)\?$'; then
+		   all_passed "$log"; then
 			ok=$((ok + 1))
 		else
 			bad=$((bad + 1))
@@ -385,6 +388,12 @@ boot_times() {
 		echo "boot $k: multi-user.target at $(echo $t | sed 's/ / s, /g') s; median $med s" |
 			tee -a "$D/times.txt"
 	done
+}
+
+# all_passed LOG: every result line of LOG says 0 failed (read whole, not
+# through grep -q, which under pipefail can fail on a match)
+all_passed() {
+	[ -z "$(grep -a '^x86_64-debian/' "$1" | grep -v ' 0 failed\(, .*\)\?$')" ]
 }
 
 # units_same OURS DEBIAN: the same services are active under both kernels

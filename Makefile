@@ -3,7 +3,7 @@
 
 S := scripts
 
-.PHONY: help tree export check msg-check bisect-check test demo run shell bench bench-compat distro distro-arm64 fuzz-sframe clean
+.PHONY: help tree export check msg-check survival bisect-check test demo shell bench bench-compat distro distro-arm64 fuzz-sframe clean
 help:
 	@echo "make demo          boot the patched x86_64 kernel and show what the series adds"
 	@echo "make test          build both kernels and the tests, run every suite in QEMU"
@@ -11,6 +11,7 @@ help:
 	@echo "make export        write the work tree's commits back into patches/"
 	@echo "make check         the series applies, passes checkpatch --strict and msg-check, compiles everywhere"
 	@echo "make msg-check     commit messages: no repository names, history or checkpatch lines"
+	@echo "make survival      lines each patch adds that a later patch deletes or moves"
 	@echo "make bisect-check  build the x86_64 kernel at every patch"
 	@echo "make bench         run the benchmarks in the guest (ratios measured side by side)"
 	@echo "make bench-compat  the AArch32 callchain walk's worst case per sample, this series and 6.1"
@@ -31,6 +32,9 @@ check:
 msg-check:
 	$(S)/msg-check.sh
 
+survival:
+	$(S)/survival.sh build/linux
+
 bisect-check:
 	$(S)/bisect-check.sh
 
@@ -40,8 +44,6 @@ test:
 demo:
 	$(S)/demo.sh
 
-# The name earlier READMEs gave the demo.
-run: demo
 
 shell:
 	$(S)/demo.sh --shell

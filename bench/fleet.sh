@@ -8,7 +8,7 @@
 # The workload, exec-heavy as a build machine is: compile C files one by
 # one with Debian's gcc -O2 -g (each a fresh exec of gcc, cc1 and as; the
 # 19 C files of the kernel tree's lib/{sframe,ehabi} and
-# tools/lib/{sframe,ehabi}, FLEET_FILES of them a run, the next ones in
+# host/{sframe,ehabi}, FLEET_FILES of them a run, the next ones in
 # the next round), then FLEET_LOOPS shell pipelines (sh, ls, sort, uniq,
 # wc).
 #
@@ -72,9 +72,9 @@ mkdir -p $D/obj || exit 1
 old_derive=$(cat $SYS/perf_unwind_tables_derive)
 echo 1 > $SYS/perf_unwind_tables
 
-# the 19 C files of lib/{sframe,ehabi} and tools/lib/{sframe,ehabi}
-ls "$TREE"/lib/sframe/*.c "$TREE"/tools/lib/sframe/*.c \
-	"$TREE"/lib/ehabi/*.c "$TREE"/tools/lib/ehabi/*.c | grep -v _kunit > $D/all
+# the 19 C files of lib/{sframe,ehabi} and host/{sframe,ehabi}
+ls "$TREE"/lib/sframe/*.c "$TOP"/host/sframe/*.c \
+	"$TREE"/lib/ehabi/*.c "$TOP"/host/ehabi/*.c | grep -v _kunit > $D/all
 n=$(wc -l < $D/all)
 [ "$n" -gt 0 ] || fail "no C files under $TREE/lib/sframe"
 note "workload: $FILES compiles a run, $n C files in turn, then $LOOPS shell pipelines; $ROUNDS rounds"
@@ -112,10 +112,10 @@ fi
 # compile FILE: one compile, as make would run it
 compile() {
 	case $1 in
-	*/ehabi/*) inc=$TREE/tools/lib/ehabi/include ;;
-	*) inc=$TREE/tools/lib/sframe/include ;;
+	*/ehabi/*) inc=$TOP/host/ehabi/include ;;
+	*) inc=$TOP/host/sframe/include ;;
 	esac
-	gcc -I"$inc" -I"$TREE/tools/include" -O2 -g -std=gnu11 \
+	gcc -I"$inc" -I"$TREE/tools/include" -I"$TREE" -O2 -g -std=gnu11 \
 		-c -o $D/obj/x.o "$1" 2> $D/gcc.err || { cat $D/gcc.err >&2; return 1; }
 }
 

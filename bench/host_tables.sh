@@ -8,7 +8,7 @@
 # once by a sampled process.  This is the bound the defaults of
 # kernel.perf_unwind_tables_max_kb and _user_max_kb are sized from.
 #
-# Each file is measured with tools/lib/sframe/ehframe-check, the host
+# Each file is measured with host/sframe's ehframe-check, the host
 # build of the kernel's own derivation and compact table code (the bytes
 # a derived table takes in the kernel, less its struct uwt_table, a few
 # hundred bytes).  A file is counted once however many names it has.

@@ -37,13 +37,13 @@ prepare() {
 		KHDR_INCLUDES="-isystem $obj/usr/include" OUTPUT="$RUN/bench" \
 		"$RUN/bench/procmap_query" >&2 ||
 		die "the procmap_query kselftest failed to build"
-	# lib/sframe's lookup cost, on the host: tools/lib/sframe builds the
-	# same decoder source in user space.
+	# lib/sframe's lookup cost, on the host: host/sframe builds the
+	# tree's decoder source in user space.
 	need_pkgs gcc binutils-dev cpp-12 libllvm15 python3.11 linux-perf libc6-dbg
 	# The tools' own paths: the Makefile has no short name for ehframe-check.
-	make -C "$TREE/tools/lib/sframe" -s O="$RUN/host" "$RUN/host/bench-sframe" \
+	make -C "$HOSTTESTS/sframe" -s KSRC="$(realpath "$TREE")" O="$RUN/host" "$RUN/host/bench-sframe" \
 		"$RUN/host/ehframe-check" >&2 ||
-		die "tools/lib/sframe: bench-sframe or ehframe-check failed to build"
+		die "host/sframe: bench-sframe or ehframe-check failed to build"
 	echo "$TREE" > "$RUN/tree"
 }
 locked prepare
@@ -89,7 +89,7 @@ fi
 
 # The kernel's table of each of Debian's large files, over the .eh_frame
 # it is derived from: the same derivation and compact table code, built on
-# the host (tools/lib/sframe/ehframe-check, which also checks every row of
+# the host (host/sframe's ehframe-check, which also checks every row of
 # the table against the rows the file's .eh_frame gives).  The kernel adds
 # its struct uwt_table (a few hundred bytes) to each.
 for f in cc1:/usr/lib/gcc/x86_64-linux-gnu/12/cc1 \

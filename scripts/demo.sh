@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # demo.sh [--shell]: build what is missing, boot the x86_64 guest with the
-# committed series and run the demo (tests/demo.sh), or an interactive
-# shell with --shell.  TREE=build/linux boots the work tree instead.
+# committed series and run the demo in it (tests/demo/in-guest.sh), or an
+# interactive shell with --shell.  TREE=build/linux boots the work tree instead.
 # Output in BUILD/runs/demo-DATE-PID (BUILD/demo-latest).
 . "$(dirname "$0")/lib.sh"
 
@@ -32,7 +32,7 @@ locked prepare
 if [ "${1:-}" = --shell ]; then
 	exec "$TOP/scripts/guest.sh" x86_64 "$RUN/bzImage" "$out" 0 --interactive
 fi
-printf '. /run/out/demo.env\nexport TREE PROGS SERIES_HEAD SERIES_BASE\nexec sh %s/demo.sh\n' "$TESTS" > "$out/job.sh"
+printf '. /run/out/demo.env\nexport TREE PROGS SERIES_HEAD SERIES_BASE\nexec sh %s/demo/in-guest.sh\n' "$TESTS" > "$out/job.sh"
 rc=0
 locked "$TOP/scripts/guest.sh" x86_64 "$RUN/bzImage" "$out" 600 >/dev/null 2>"$out/guest.err" || rc=$?
 cat "$out/job.log" 2>/dev/null

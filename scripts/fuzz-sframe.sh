@@ -5,7 +5,7 @@
 # kernel's SFrame decoder) with libFuzzer, ASan and UBSan, for a bounded
 # time (default 300 s), seeded with real sections.  Uses the tree of the
 # committed series unless TREE is set.  Crash inputs go to
-# build/fuzz-sframe/; keep them in tools/lib/sframe/fuzz-regressions/.
+# build/fuzz-sframe/; keep them in host/sframe/fuzz-regressions/.
 . "$(dirname "$0")/lib.sh"
 
 secs=${1:-300}
@@ -16,6 +16,6 @@ begin_run fuzz
 # the cores to itself.
 fuzz() {
 	use_tree
-	bash "$TREE/tools/lib/sframe/fuzz.sh" "$BUILD/fuzz-sframe" "$secs"
+	KSRC="$(realpath "$TREE")" bash "$HOSTTESTS/sframe/fuzz.sh" "$BUILD/fuzz-sframe" "$secs"
 }
 locked fuzz

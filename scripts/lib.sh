@@ -8,6 +8,9 @@ BUILD=${BUILD:-$TOP/build}
 PATCHES=${PATCHES:-$TOP/patches}
 CONFIGS=${CONFIGS:-$TOP/configs}
 TESTS=${TESTS:-$TOP/tests}
+# The host-side tests of lib/sframe and lib/ehabi: user-space builds of
+# the tree's own sources (KSRC=TREE), kept here, not in the series.
+HOSTTESTS=${HOSTTESTS:-$TOP/host}
 
 # The base: Debian 12's linux-source-6.1, pinned.
 BASE_PKG=linux-source-6.1
@@ -192,19 +195,19 @@ need_build_deps() {
 	need_pkgs "${pkgs[@]}"
 }
 
-# use_head: take patches/, configs/ and tests/ as committed in HEAD (what
+# use_head: take patches/, configs/, tests/ and host/ as committed in HEAD (what
 # make test and make demo check), not as they are on disk, in the run's
 # own directory.
 use_head() {
 	local snap=${RUN:?}/head
 	rm -rf "$snap"
 	mkdir -p "$snap"
-	git -C "$TOP" archive HEAD patches configs tests | tar -x -C "$snap" ||
-		die "cannot read patches/, configs/ and tests/ from HEAD"
-	if [ -n "$(git -C "$TOP" status --porcelain -- patches configs tests)" ]; then
-		log "note: patches/, configs/ or tests/ have uncommitted changes; using HEAD's"
+	git -C "$TOP" archive HEAD patches configs tests host | tar -x -C "$snap" ||
+		die "cannot read patches/, configs/, tests/ and host/ from HEAD"
+	if [ -n "$(git -C "$TOP" status --porcelain -- patches configs tests host)" ]; then
+		log "note: patches/, configs/, tests/ or host/ have uncommitted changes; using HEAD's"
 	fi
-	export PATCHES=$snap/patches CONFIGS=$snap/configs TESTS=$snap/tests
+	export PATCHES=$snap/patches CONFIGS=$snap/configs TESTS=$snap/tests HOSTTESTS=$snap/host
 }
 
 # The series: every numbered patch except the cover letter, in order.

@@ -271,11 +271,11 @@ report_check() {
 	echo "$arch/report_check: $p passed, $f failed, 0 skipped"
 }
 
-# run_host, holding the lock: the host-side suites.  WHAT is a script in
-# the tree, run once with the output directory RUN/host; it writes
+# run_host, holding the lock: the host-side suites.  WHAT is a script
+# under host/, run once with KSRC=TREE and the output directory RUN/host; it writes
 # results/SUITE.tap there (KTAP) for each of its suites.
 run_host() {
-	local what log out=$RUN/host
+	local what name log out=$RUN/host
 	# host-test.sh builds bpftool and perf (flex, bison, libelf, zlib) and
 	# compares with libsframe (binutils-dev) and llvm-readobj-22; lib/ehabi's
 	# compares with the ARM binutils' readelf and steps 32-bit ARM programs
@@ -289,8 +289,9 @@ run_host() {
 	mkdir -p "$out/results"
 	for what in $(suites_of host | awk '$2 != "host" { print "bad:" $1 } $2 == "host" { print $3 }' | sort -u); do
 		case $what in bad:*) die "tests/suites: ${what#bad:}: host suites must be of kind host" ;; esac
-		log=$out/$(basename "$what" .sh).log
-		phase "host-$(basename "$what" .sh)" to_file "$log" bash "$TREE/$what" "$out" ||
+		name=$(dirname "$what")-$(basename "$what" .sh)
+		log=$out/$name.log
+		phase "host-$name" to_file "$log" env KSRC="$(realpath "$TREE")" bash "$HOSTTESTS/$what" "$out" ||
 			{ tail -20 "$log" >&2; log "host: $what failed (log: $log)"; }
 	done
 }

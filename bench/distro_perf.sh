@@ -46,10 +46,8 @@ D=/tmp/distro-perf
 LIBC=/lib/x86_64-linux-gnu/libc.so.6
 PY=$(readlink -f /usr/bin/python3)
 
+ME=distro_perf
 . "$TOP/bench/perf_lib.sh"
-
-note() { echo "# distro_perf: $*"; }
-fail() { note "$*" >&2; exit 1; }
 
 [ -e $SYS/perf_unwind_tables_derive ] || fail "no $SYS/perf_unwind_tables_derive (kernel without derivation)"
 command -v perf >/dev/null || fail "no perf"
@@ -81,15 +79,6 @@ case $jump in
 esac
 
 cp "$TOP/bench/distro_work.py" $D/work.py || exit 1
-
-# complete DATA COMM SYM: "SAMPLES COMPLETE" of COMM's samples in DATA
-complete() {
-	perf script -i $1 --comms $2 -F ip,sym --no-inline 2>/dev/null | awk -v want=$3 '
-	function flush() { if (seen) { total++; complete += hit } seen = 0; hit = 0 }
-	NF == 0 { flush(); next }
-	{ seen = 1; if ($2 == want) hit = 1 }
-	END { flush(); printf "%d %d\n", total, complete }'
-}
 
 # run NAME MODE COMM SYM CMD...: record CMD under MODE (g, dwarf or off),
 # "NAME MODE SAMPLES COMPLETE BYTES LOST" into $D/results

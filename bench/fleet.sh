@@ -57,10 +57,9 @@ SYS=/proc/sys/kernel
 D=/tmp/fleet
 START_SYM=__libc_start_call_main
 
+ME=fleet
 . "$TOP/bench/perf_lib.sh"
 
-note() { echo "# fleet: $*"; }
-fail() { note "$*" >&2; exit 1; }
 
 [ -e $SYS/perf_unwind_tables_derive ] || fail "no $SYS/perf_unwind_tables_derive"
 command -v perf >/dev/null || fail "no perf"
@@ -194,42 +193,30 @@ while [ $r -le $ROUNDS ]; do
 	r=$((r + 1))
 done
 
-# pct A B: for each round, 100 * (A - B) / none; the median over rounds
-# (of an even number, the mean of the two in the middle), then the
-# lowest and the highest
-pct() {
+# round_pct A B: for each round, 100 * (A - B) / none; the median over
+# rounds, then the lowest and the highest
+round_pct() {
 	awk -v a=$1 -v b=$2 '{ t[$1, $2] = $3; if ($1 > r) r = $1 }
 		END { for (i = 1; i <= r; i++) if (t[i, "none"])
 			printf "%.2f\n", 100 * (t[i, a] - t[i, b]) / t[i, "none"] }' $D/times |
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (!NR) { print "0 0 0"; exit }
-		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%.1f %.1f %.1f\n", m, v[1], v[NR] }'
+	median_range
 }
 for m in g fp dwarf; do
 	name=${m}_overhead_pct
 	[ $m = fp ] && name=g_fp_overhead_pct
-	set -- $(pct $m none)
+	set -- $(round_pct $m none)
 	echo "bench fleet.$name $1 %   each round's $m over its none, the median of $ROUNDS rounds (from $2 to $3)"
 done
-med() { awk -v m=$1 '$1 == m { print $2 }' $D/first | median; }
-echo "bench fleet.g_first_compile_ms $(med g) ms   the first compile of a g run (tables derived) against $(med fp) ms with fp, medians"
+first_ms() { awk -v m=$1 '$1 == m { print $2 }' $D/first | median; }
+echo "bench fleet.g_first_compile_ms $(first_ms g) ms   the first compile of a g run (tables derived) against $(first_ms fp) ms with fp, medians"
 
-# complete DATA: "SAMPLES COMPLETE" of cc1's samples
-complete() {
-	perf script -i $1 --comms cc1 -F ip,sym --no-inline 2>/dev/null | awk -v want=$START_SYM '
-	function flush() { if (seen) { total++; complete += hit } seen = 0; hit = 0 }
-	NF == 0 { flush(); next }
-	{ seen = 1; if ($2 == want) hit = 1 }
-	END { flush(); printf "%d %d\n", total, complete }'
-}
 for m in g dwarf; do
-	set -- $(complete $D/$m.round1.data)
+	set -- $(complete $D/$m.round1.data cc1 $START_SYM)
 	echo "bench fleet.cc1_${m}_complete_pct $(awk -v t=$1 -v c=$2 'BEGIN { printf "%.1f", t ? 100 * c / t : 0 }') %   $2 of $1 cc1 samples reach $START_SYM"
 done
 read -r bytes count < $D/kept
 echo "bench fleet.kernel_bytes $bytes B   $count tables loaded or kept after the last g run"
-set -- $(pct g fp)
+set -- $(round_pct g fp)
 echo "# target: -g with tables at most 1 point over -g with frame pointers: $1 points (each round's g - fp over none, the median; from $2 to $3): $(awk -v d=$1 'BEGIN { print d <= 1 ? "met" : "NOT met" }')"
 note "took $(($(date +%s) - start)) s"
 unlocal

@@ -1,5 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers of the perf benchmarks (sframe_perf.sh, distro_perf.sh), sourced.
+# Helpers of the perf benchmarks (sframe_perf.sh, distro_perf.sh,
+# fleet.sh), sourced after setting ME to the benchmark's name.
+
+# note TEXT: a comment line of the benchmark's output; fail TEXT: the
+# same on stderr, and the benchmark stops
+note() { echo "# ${ME:-bench}: $*"; }
+fail() { note "$*" >&2; exit 1; }
+
+# complete DATA COMM SYM: "SAMPLES COMPLETE", of COMM's samples in DATA
+# how many there are and how many have SYM among their frames
+complete() {
+	perf script -i $1 --comms $2 -F ip,sym --no-inline 2>/dev/null | awk -v want=$3 '
+	function flush() { if (seen) { total++; complete += hit } seen = 0; hit = 0 }
+	NF == 0 { flush(); next }
+	{ seen = 1; if ($2 == want) hit = 1 }
+	END { flush(); printf "%d %d\n", total, complete }'
+}
 
 # counts DATA: "SAMPLES LOST": SAMPLE events, and lost samples and events
 counts() {
@@ -56,7 +72,17 @@ grow_while() {
 	echo $gw_before $gw_max
 }
 
-# median: of the numbers on stdin, one a line
+# median: of the numbers on stdin, one a line (of an even number, the
+# lower of the two in the middle)
 median() {
 	sort -g | awk '{ v[NR] = $1 } END { printf "%.1f\n", NR ? v[int((NR + 1) / 2)] : 0 }'
+}
+
+# median_range: "MEDIAN LOWEST HIGHEST" of the numbers on stdin (of an
+# even number, the median is the mean of the two in the middle)
+median_range() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "0 0 0"; exit }
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.1f %.1f %.1f\n", m, v[1], v[NR] }'
 }

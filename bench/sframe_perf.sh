@@ -66,10 +66,8 @@ CHAIN="main run_job load_batch decode_records checksum_block transform mix_rows 
 SYS=/proc/sys/kernel
 D=/tmp/sframe-perf
 
+ME=sframe_perf
 . "$TOP/bench/perf_lib.sh"
-
-note() { echo "# sframe_perf: $*"; }
-fail() { note "$*" >&2; exit 1; }
 
 [ -e $SYS/perf_unwind_tables ] || fail "no $SYS/perf_unwind_tables (kernel without the SFrame unwinder)"
 command -v perf >/dev/null || fail "no perf"

@@ -43,6 +43,16 @@ log "check: checkpatch clean"
 
 # The commit messages: no names of this repository's scripts, no history
 # of the code, no checkpatch lines, timings labelled (msg-check.sh).
+# First, that the check can fail: each line of the sample's paragraphs
+# after the first (lines the series' messages once had) must be flagged.
+sample=$TOP/tests/msg-check/history.patch
+flagged=$("$TOP/scripts/msg-check.sh" "$sample" 2>/dev/null) &&
+	die "msg-check passes $sample"
+missed=$(awk '/^Subject:/ { s = 1; next } s && /^$/ { p++; next }
+	/^Signed-off-by:/ { exit } p >= 2 && NF' "$sample" |
+	while IFS= read -r l; do grep -qF -- "$l" <<<"$flagged" || echo "  $l"; done)
+[ -z "$missed" ] || die "msg-check does not flag these lines of $sample:
+$missed"
 if ! out=$("$TOP/scripts/msg-check.sh" "${files[@]}" 2>&1); then
 	echo "$out" | grep -v '^ok'
 	die "the commit messages (above)"

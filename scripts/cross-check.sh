@@ -89,22 +89,11 @@ series_options() {
 	EOF
 }
 
-# Debian's configuration of amd64 or arm64, from linux-config-6.1 (the
-# host's package for amd64; arm64's downloaded, not installed).
+# Debian's configuration of target debian-amd64 or debian-arm64 in OUT
 debian_config() {
-	local t=$1 out=$2 f d
-	case $t in
-	debian-amd64)
-		need_pkgs linux-config-6.1
-		f=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz ;;
-	debian-arm64)
-		d=$BUILD/cross/linux-config-arm64
-		[ -f "$d/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" ] ||
-			foreign_deb arm64 linux-config-6.1 "$d"
-		f=$d/usr/src/linux-config-6.1/config.arm64_none_arm64.xz ;;
-	esac
-	[ -f "$f" ] || die "$t: no $f"
-	xz -dc "$f" > "$out"
+	local f
+	f=$(debian_config_xz "${1#debian-}") || return 1
+	xz -dc "$f" > "$2"
 }
 
 cmake_() {

@@ -103,13 +103,13 @@ kconfig_deps() {
 		uwt-kconfig-deps 2>/dev/null || die "kconfig-deps failed"
 }
 
-# debian_config ARCH CONFIG OBJ MAKE...: Debian's configuration CONFIG
+# distro_config ARCH CONFIG OBJ MAKE...: Debian's configuration CONFIG
 # (xz) in OBJ/.config, with the signing keys cleared and every module
 # turned off but KEEP_MODULES and the modules an option Debian has =y
 # cannot do without (a feature of a module, such as 9P_FS_POSIX_ACL of
 # 9P_FS, or a helper only modules select); dies if any option Debian has
 # =y is not.  MAKE... is the make command line of that ARCH.
-debian_config() {
+distro_config() {
 	local arch=$1 conf=$2 obj=$3 keep more lost i
 	shift 3
 	mkdir -p "$obj"
@@ -145,11 +145,10 @@ debian_config() {
 step_kernel() {
 	local t0 t1
 	need_build_deps x86_64
-	need_pkgs linux-config-6.1 dwarves dpkg-dev kmod
+	need_pkgs dwarves dpkg-dev kmod
 	mkdir -p "$D"
 	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
-	debian_config amd64 /usr/src/linux-config-6.1/config.amd64_none_amd64.xz \
-		"$OBJ" dmake
+	distro_config amd64 "$(debian_config_xz amd64)" "$OBJ" dmake
 	grep -q '^CONFIG_USER_UNWIND_TABLES_SFRAME=y' "$OBJ/.config" ||
 		die "CONFIG_USER_UNWIND_TABLES_SFRAME is not =y by default"
 	rm -f "$D"/*.deb
@@ -169,7 +168,7 @@ step_kernel() {
 # booted (the guests that run the arm64 suites are QEMU's virt machine
 # with our own root).
 step_arm64() {
-	local t0 t1 obj=$D/obj-arm64 cfg=$D/linux-config-arm64 sections
+	local t0 t1 obj=$D/obj-arm64 sections
 	need_build_deps arm64
 	# Debian builds natively, so its configuration has CC_CAN_LINK=y and
 	# CC_CAN_LINK_STATIC=y; the cross compiler links only with the arm64
@@ -178,10 +177,7 @@ step_arm64() {
 	mkdir -p "$D"
 	# the series as committed, whatever an earlier step left there
 	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
-	rm -rf "$cfg"
-	foreign_deb arm64 linux-config-6.1 "$cfg"
-	debian_config arm64 "$cfg/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" \
-		"$obj" amake
+	distro_config arm64 "$(debian_config_xz arm64)" "$obj" amake
 	grep -q '^CONFIG_USER_UNWIND_TABLES_EHABI=y' "$obj/.config" ||
 		die "CONFIG_USER_UNWIND_TABLES_EHABI is not =y by default on arm64"
 	t0=$(date +%s)
@@ -204,15 +200,11 @@ step_arm64() {
 # each keeps (a few seconds)
 step_config() {
 	need_build_deps arm64
-	need_pkgs linux-config-6.1 gcc-arm-linux-gnueabihf libc6-dev-arm64-cross
+	need_pkgs gcc-arm-linux-gnueabihf libc6-dev-arm64-cross
 	mkdir -p "$D"
 	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
-	debian_config amd64 /usr/src/linux-config-6.1/config.amd64_none_amd64.xz \
-		"$OBJ" dmake
-	rm -rf "$D/linux-config-arm64"
-	foreign_deb arm64 linux-config-6.1 "$D/linux-config-arm64"
-	debian_config arm64 "$D/linux-config-arm64/usr/src/linux-config-6.1/config.arm64_none_arm64.xz" \
-		"$D/obj-arm64" amake
+	distro_config amd64 "$(debian_config_xz amd64)" "$OBJ" dmake
+	distro_config arm64 "$(debian_config_xz arm64)" "$D/obj-arm64" amake
 }
 
 # The kselftests the image runs, built from the same tree.
@@ -220,10 +212,8 @@ build_kselftests() {
 	need_pkgs clang-22 lld-22 gcc-12-multilib
 	rm -rf "$D/kselftest" "$D/kselftest-obj"
 	mkdir -p "$D/kselftest-obj"
-	make -C "$SRC/tools/testing/selftests" -s -j"$JOBS" O="$D/kselftest-obj" \
-		TARGETS="proc sframe_callchain" KSFT_INSTALL_PATH="$D/kselftest" install \
-		> "$D/kselftest-build.log" 2>&1 ||
-		{ tail -n 30 "$D/kselftest-build.log" >&2; die "kselftest build failed"; }
+	kselftest_install "$SRC" "$D/kselftest-obj" "$D/kselftest" "$D/kselftest-build.log" \
+		"proc sframe_callchain" || die "kselftest build failed"
 }
 
 # The Debian 12 system before our packages: Debian as released and

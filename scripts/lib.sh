@@ -145,6 +145,40 @@ need_pkgs() {
 		die "apt-get install failed for: ${missing[*]}"
 }
 
+# debian_config_xz ARCH: the path of Debian's kernel configuration of
+# ARCH (amd64 or arm64) from linux-config-6.1: the host's package for
+# amd64, arm64's unpacked into BUILD/cross/linux-config-arm64 (again
+# after a day, so that an update of the package is seen)
+debian_config_xz() {
+	local d=$BUILD/cross/linux-config-arm64 f
+	case $1 in
+	amd64)
+		need_pkgs linux-config-6.1
+		f=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz ;;
+	arm64)
+		f=$d/usr/src/linux-config-6.1/config.arm64_none_arm64.xz
+		if [ ! -f "$f" ] || [ -z "$(find "$d/.fetched" -mmin -1440 2>/dev/null)" ]; then
+			rm -rf "$d"
+			foreign_deb arm64 linux-config-6.1 "$d"
+			touch "$d/.fetched"
+		fi ;;
+	*) die "debian_config_xz: no configuration of $1" ;;
+	esac
+	[ -f "$f" ] || die "no $f"
+	echo "$f"
+}
+
+# kselftest_install TREE OBJ DEST LOG TARGETS [MAKE-ARG...]: build the
+# kselftest TARGETS of TREE in OBJ and install them into DEST, the make
+# output in LOG (its end on stderr if the build fails)
+kselftest_install() {
+	local tree=$1 obj=$2 dest=$3 out=$4 targets=$5
+	shift 5
+	make -C "$tree/tools/testing/selftests" -s -j"$JOBS" "$@" O="$obj" \
+		TARGETS="$targets" KSFT_INSTALL_PATH="$dest" install > "$out" 2>&1 ||
+		{ tail -n 30 "$out" >&2; return 1; }
+}
+
 # foreign_deb ARCH PKG DIR: unpack Debian's package PKG of architecture
 # ARCH into DIR, with package lists of our own for that architecture
 # only (BUILD/apt-ARCH): the host's dpkg architectures and apt lists stay

@@ -62,11 +62,8 @@ build_kselftests() {
 		mkdir -p "$obj/kselftest"
 		realpath "$TREE" > "$obj/kselftest/.tree"
 	fi
-	make -C "$TREE/tools/testing/selftests" -s -j"$JOBS" "${args[@]}" \
-		O="$obj" TARGETS="$targets" KSFT_INSTALL_PATH="$ksft" install \
-		> "$RUN/$arch/kselftest-build.log" 2>&1 ||
-		{ tail -30 "$RUN/$arch/kselftest-build.log" >&2;
-		  die "$arch: kselftest build failed"; }
+	kselftest_install "$TREE" "$obj" "$ksft" "$RUN/$arch/kselftest-build.log" \
+		"$targets" "${args[@]}" || die "$arch: kselftest build failed"
 }
 
 # build_ktap32: the 32-bit ARM programs (kind ktap32) the arm64 guest runs

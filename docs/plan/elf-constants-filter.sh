@@ -1,12 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # index filter: the ELF constants in include/uapi/linux/elf.h, not private copies
-edit() {	# PATH PERL-EXPR
-	local p=$1 mode sha new
-	read -r mode sha _ < <(git ls-files -s -- "$p") || return 0
-	[ -n "$sha" ] || return 0
-	new=$(git cat-file blob "$sha" | perl -0pe "$2" | git hash-object -w --stdin)
-	[ "$new" = "$sha" ] || git update-index --cacheinfo "$mode,$new,$p"
-}
+. "$(dirname "$0")/filter-lib.sh"
 for f in kernel/unwind_tables/elf.c kernel/unwind_tables/internal.h; do
 	edit $f 's{(\n)\n#ifndef PT_GNU_SFRAME\n#define PT_GNU_SFRAME\t0x6474e554\n#endif\n(?:#define SHT_GNU_SFRAME\t0x6ffffff4\n)?(?=\n)}{$1}; s{(?<=\n)\n/\* The program header of \.ARM\.exidx[^\n]*\n#define PT_ARM_EXIDX\t\(PT_LOPROC \+ 1\)\n}{}'
 done

@@ -1,13 +1,8 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # index filter: host tools out of every snapshot; references to them reworded
 git rm -r -q --cached --ignore-unmatch tools/lib/sframe tools/lib/ehabi
-edit() {	# PATH PERL-EXPR
-	local p=$1 mode sha new
-	read -r mode sha _ < <(git ls-files -s -- "$p") || return 0
-	[ -n "$sha" ] || return 0
-	new=$(git cat-file blob "$sha" | perl -0pe "$2" | git hash-object -w --stdin)
-	[ "$new" = "$sha" ] || git update-index --cacheinfo "$mode,$new,$p"
-}
+. "$(dirname "$0")/filter-lib.sh"
 edit MAINTAINERS 's{^F:\ttools/lib/(sframe|ehabi)/\n}{}mg'
 edit include/linux/ehabi.h 's{space \(tools/lib/ehabi\) so}{space so}'
 edit include/linux/sframe.h 's{user space \(tools/lib/sframe\) so}{user space so}'

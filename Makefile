@@ -44,7 +44,6 @@ test:
 demo:
 	$(S)/demo.sh
 
-
 shell:
 	$(S)/demo.sh --shell
 

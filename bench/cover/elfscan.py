@@ -22,24 +22,23 @@ LOOSE = 32
 MOVRBP = (b'\x48\x89\xe5', b'\x48\x8b\xec')
 
 
-def uleb(b, p):
+def leb(b, p, signed):
     r = s = 0
     while True:
         c = b[p]; p += 1
         r |= (c & 0x7f) << s; s += 7
         if c < 0x80:
+            if signed and c & 0x40:
+                r -= 1 << s
             return r, p
+
+
+def uleb(b, p):
+    return leb(b, p, False)
 
 
 def sleb(b, p):
-    r = s = 0
-    while True:
-        c = b[p]; p += 1
-        r |= (c & 0x7f) << s; s += 7
-        if c < 0x80:
-            if c & 0x40:
-                r -= 1 << s
-            return r, p
+    return leb(b, p, True)
 
 
 def read_enc(b, p, enc, field_vaddr, datarel):

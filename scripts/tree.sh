@@ -13,6 +13,7 @@ reset=0
 [ "${1:-}" = --reset ] && { reset=1; shift; }
 [ $# -eq 1 ] || die "usage: tree.sh [--reset] DIR"
 dir=$1
+case $dir in -*) die "usage: tree.sh [--reset] DIR" ;; esac
 mapfile -t files < <(series)
 
 make_base() {

@@ -14,7 +14,8 @@ than 100 columns are listed at the end, for a hand fix.
 
 With --repo DIR it applies the same word renames to the repository's own
 files that name the kernel's (configs, tests/suites, scripts, bench,
-host, README) instead, without moving anything.
+host, README) instead, without moving anything; docs/ (this script and
+the rename tables among it) is left to a hand edit.
 """
 import os
 import re
@@ -182,7 +183,8 @@ def main():
     if args[:1] == ['--repo']:
         os.chdir(args[1])
         for top, dirs, files in os.walk('.'):
-            dirs[:] = [d for d in dirs if d not in ('.git', 'build',
+            # docs/ keeps the old names where it says what they became
+            dirs[:] = [d for d in dirs if d not in ('.git', 'build', 'docs',
                                                    'patches', 'records')]
             for name in files:
                 path = os.path.join(top, name)

@@ -344,3 +344,23 @@ kunit_tool() {
 	fi
 	echo "$dir"
 }
+
+# load_pct: how much longer than its own CPU time a CPU-bound loop takes
+# now, in percent: 100 on a host with a core free for it, about 150 when
+# three busy jobs share 2 cores.  The wall-clock limits of guests and
+# suites are scaled by it (test.sh), so that a loaded host stretches them
+# instead of failing suites that are only slow; a hang still fails.  At
+# least 100, at most 400.
+load_pct() {
+	local t r u s cpu pct
+	t=$( { TIMEFORMAT='%3R %3U %3S'
+	       time { i=0; while ((i < 300000)); do ((i++)); done; }; } 2>&1 )
+	read -r r u s <<< "$t"
+	r=${r/./} u=${u/./} s=${s/./}
+	cpu=$((10#$u + 10#$s))
+	[ "$cpu" -gt 0 ] || cpu=1
+	pct=$((10#$r * 100 / cpu))
+	[ $pct -lt 100 ] && pct=100
+	[ $pct -gt 400 ] && pct=400
+	echo $pct
+}

@@ -49,10 +49,11 @@ build_kselftests() {
 	[ "$arch" = x86_64 ] && need_pkgs clang-22 lld-22 gcc-12-multilib
 	if [ "$arch" = arm64 ]; then
 		# compat_callchain builds 32-bit ARM programs with gcc and clang.
+		# Of the arm64 target, only its compat subtarget is built.
 		need_pkgs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf \
 			libc6-dev-armhf-cross libc6-dev-arm64-cross clang lld
 		args=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
-		      "CC=aarch64-linux-gnu-gcc -static")
+		      "CC=aarch64-linux-gnu-gcc -static" ARM64_SUBTARGETS=compat)
 	fi
 	# The objects are shared by the runs of this checkout, whatever tree
 	# they test: make would keep a program built from another tree's

@@ -171,7 +171,7 @@ write_job() {
 		cat <<-'EOF'
 		LOAD_PCT=100
 		cs() { t=$(cut -d' ' -f1 /proc/uptime); echo $(( ${t%.*} * 100 + 1${t#*.} - 100 )); }
-		cal() { c0=$(cs); i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done; echo $(( $(cs) - c0 + 1 )); }
+		cal() { c0=$(cs); i=0; while [ $i -lt 4000 ]; do i=$((i + 1)); done; echo $(( $(cs) - c0 + 1 )); }
 		cal0=$(cal)
 		scaled() { c=$(cal); [ $c -lt $cal0 ] && c=$cal0; p=$((LOAD_PCT * c / cal0)); [ $p -gt 400 ] && p=400; echo $(( $1 * p / 100 )); }
 		echo "job: loop ${cal0}0 ms, host load ${LOAD_PCT}%"

@@ -45,6 +45,7 @@ WORDS = [
 PREFIXES = [
     (r'\buwt_table_', 'uwtable_'),
     (r'\barch_uwt_', 'arch_uwtable_'),
+    (r'\b__uwt_', '__uwtable_'),
     (r'\buwt_', 'uwtable_'),
     (r'\bMMF_UWT_', 'MMF_UWTABLE_'),
     (r'\bUWT_', 'UWTABLE_'),

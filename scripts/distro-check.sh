@@ -111,9 +111,9 @@ ksft() {
 }
 if [ $patched = 1 ]; then
 	ksft procmap_query proc procmap_query
-	ksft sframe_callchain sframe_callchain sframe_callchain
-	ksft sframe_lifecycle sframe_callchain sframe_lifecycle
-	ksft sframe_derived sframe_callchain sframe_derived --require-vdso-clock
+	ksft sframe_callchain perf_events sframe_callchain
+	ksft sframe_lifecycle perf_events sframe_lifecycle
+	ksft sframe_derived perf_events sframe_derived --require-vdso-clock
 fi
 
 # ---- the kernel's log of this boot

@@ -213,7 +213,7 @@ build_kselftests() {
 	rm -rf "$D/kselftest" "$D/kselftest-obj"
 	mkdir -p "$D/kselftest-obj"
 	kselftest_install "$SRC" "$D/kselftest-obj" "$D/kselftest" "$D/kselftest-build.log" \
-		"proc sframe_callchain" || die "kselftest build failed"
+		"proc perf_events" || die "kselftest build failed"
 }
 
 # The Debian 12 system before our packages: Debian as released and

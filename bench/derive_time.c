@@ -3,7 +3,7 @@
  * derive_time FILE N: the time the kernel takes to make the SFrame table
  * of FILE when a process maps it, for the distribution benchmark
  * (distro_perf.sh), which runs this program under perf record -g (so
- * that its mappings are looked at) with kernel.perf_unwind_tables_derive off and
+ * that its mappings are looked at) with kernel.uwtable_derive off and
  * on in turn.
  *
  * Each of N rounds copies FILE to a new file on tmpfs (a new inode, so no

@@ -14,7 +14,7 @@
 #            malloc, memmove and the like in libc)
 #   qsort    distro_qsort, -O2 -fomit-frame-pointer, no SFrame: a
 #            comparator called from libc's qsort()
-# with kernel.perf_unwind_tables and kernel.perf_unwind_tables_derive on; the
+# with kernel.uwtable and kernel.uwtable_derive on; the
 # control, -g with derivation off, is a comment.
 #
 # complete_pct: of the workload's samples, the share whose callchain holds
@@ -28,7 +28,7 @@
 #
 # bytes_ratio_vs_dwarf: perf.data bytes per sample (the data section over
 # the SAMPLE events), dwarf over -g, for python3.
-# table_bytes: kernel.perf_unwind_tables_bytes while python3 runs under -g (the
+# table_bytes: kernel.uwtable_bytes while python3 runs under -g (the
 # most seen, polled), minus before: the tables of one python3 process
 # (python3.11, libc, ld.so, libm, libz, libexpat, and the modules it
 # loads; the vDSO's table is made at boot and not counted).
@@ -49,17 +49,17 @@ PY=$(readlink -f /usr/bin/python3)
 ME=distro_perf
 . "$TOP/bench/perf_lib.sh"
 
-[ -e $SYS/perf_unwind_tables_derive ] || fail "no $SYS/perf_unwind_tables_derive (kernel without derivation)"
+[ -e $SYS/uwtable_derive ] || fail "no $SYS/uwtable_derive (kernel without derivation)"
 command -v perf >/dev/null || fail "no perf"
 [ -x "$PY" ] || fail "no /usr/bin/python3"
 rm -rf $D
 mkdir -p $D || exit 1
 cp "$BENCH/distro_qsort" $D/distro_qsort || exit 1
-old_unwind=$(cat $SYS/perf_unwind_tables)
-old_derive=$(cat $SYS/perf_unwind_tables_derive)
-trap 'echo $old_unwind > $SYS/perf_unwind_tables; echo $old_derive > $SYS/perf_unwind_tables_derive' EXIT
-echo 1 > $SYS/perf_unwind_tables
-echo 1 > $SYS/perf_unwind_tables_derive
+old_unwind=$(cat $SYS/uwtable)
+old_derive=$(cat $SYS/uwtable_derive)
+trap 'echo $old_unwind > $SYS/uwtable; echo $old_derive > $SYS/uwtable_derive' EXIT
+echo 1 > $SYS/uwtable
+echo 1 > $SYS/uwtable_derive
 
 # python3's main: the first argument _start gives __libc_start_main
 # (mov $main, %rdi, or lea main(%rip), %rdi), and what main jumps to
@@ -87,12 +87,12 @@ run() {
 	shift 4
 	case $mode in
 	g) set -- -g "$@" ;;
-	off) echo 0 > $SYS/perf_unwind_tables_derive; set -- -g "$@" ;;
+	off) echo 0 > $SYS/uwtable_derive; set -- -g "$@" ;;
 	dwarf) set -- --call-graph dwarf "$@" ;;
 	esac
 	perf record -q -F $FREQ -e cpu-clock -o $D/$name.$mode.data "$@" \
 		> $D/out 2> $D/err || fail "perf record $* failed: $(cat $D/out $D/err)"
-	echo 1 > $SYS/perf_unwind_tables_derive
+	echo 1 > $SYS/uwtable_derive
 	set -- $(complete $D/$name.$mode.data $comm $sym) $(data_bytes $D/$name.$mode.data) \
 		$(counts $D/$name.$mode.data)
 	echo "$name $mode $1 $2 $3 $5" >> $D/results
@@ -121,7 +121,7 @@ echo "bench distro.bytes_ratio_vs_dwarf $(awk -v g=$g -v d=$dw 'BEGIN { printf "
 note "python3: $g bytes per sample under -g, $dw under --call-graph dwarf"
 
 # ---- the tables of one python3 process
-set -- $(grow_while $FREQ $D/tb.data perf_unwind_tables_bytes perf_unwind_tables_derived_count -- \
+set -- $(grow_while $FREQ $D/tb.data uwtable_bytes uwtable_derived_count -- \
 	"$PY" $D/work.py 3)
 b0=$1 d0=$2 b1=$3 t1=$4
 echo "bench distro.table_bytes $((b1 - b0)) B"
@@ -130,13 +130,13 @@ note "$((t1 - d0)) tables derived for one python3 process; python3.11's .eh_fram
 
 # ---- a whole system profiled: perf record -a -g for 2 s while python3
 # runs; every process it samples has its tables derived
-t0=$(cat $SYS/perf_unwind_tables_derived_count)
-b0=$(cat $SYS/perf_unwind_tables_derived_bytes)
+t0=$(cat $SYS/uwtable_derived_count)
+b0=$(cat $SYS/uwtable_derived_bytes)
 "$PY" $D/work.py 4 > /dev/null 2>&1 &
 pid=$!
 perf record -q -a -g -F $FREQ -e cpu-clock -o $D/sys.data -- sleep 2 > /dev/null 2>&1
-t1=$(cat $SYS/perf_unwind_tables_derived_count)
-b1=$(cat $SYS/perf_unwind_tables_derived_bytes)
+t1=$(cat $SYS/uwtable_derived_count)
+b1=$(cat $SYS/uwtable_derived_bytes)
 procs=$(ls -d /proc/[0-9]* | wc -l)
 wait $pid
 rm -f $D/sys.data
@@ -146,14 +146,14 @@ note "perf record -a -g, 2 s, $procs processes: $((t1 - t0)) tables derived, $((
 : > $D/dt
 for r in 1 2 3 4 5 6 7 8 9; do
 	for sw in 0 1; do
-		echo $sw > $SYS/perf_unwind_tables_derive
+		echo $sw > $SYS/uwtable_derive
 		perf record -q -F 10 -e cpu-clock -g -o $D/dt.data -- \
 			"$BENCH/derive_time" $LIBC 1 > $D/out 2>&1 ||
 			fail "derive_time failed: $(cat $D/out)"
 		awk -v s=$sw '$1 == "derive_time:" { print s, $6 }' $D/out >> $D/dt
 	done
 done
-echo 1 > $SYS/perf_unwind_tables_derive
+echo 1 > $SYS/uwtable_derive
 rm -f $D/dt.data
 on=$(awk '$1 == 1 { print $2 }' $D/dt | median)
 off=$(awk '$1 == 0 { print $2 }' $D/dt | median)

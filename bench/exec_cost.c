@@ -2,7 +2,7 @@
 /*
  * exec_cost: what SFrame discovery costs a process that has no SFrame.
  *
- * With kernel.perf_unwind_tables=1, the executable file mappings of a
+ * With kernel.uwtable=1, the executable file mappings of a
  * process that may be sampled have their ELF headers looked at: those of
  * a process started while something takes callchains, from exec on, and
  * those of one sampled since.  A program whose files carry no SFrame
@@ -44,7 +44,7 @@
  * The page cache holds every file for both sides (tmpfs copies, and the
  * warm-up exec for /bin/true's files on 9p).
  *
- * All of that with kernel.perf_unwind_tables_derive off, so that the files have
+ * All of that with kernel.uwtable_derive off, so that the files have
  * no table at all.  With it on (the default) the libraries, which have
  * .eh_frame, get tables derived from it when a process that may be
  * sampled maps them, once: a table is kept after its last mapping, so
@@ -67,8 +67,8 @@
 
 #include "common.h"
 
-#define SWITCH	"/proc/sys/kernel/perf_unwind_tables"
-#define DERIVE	"/proc/sys/kernel/perf_unwind_tables_derive"
+#define SWITCH	"/proc/sys/kernel/uwtable"
+#define DERIVE	"/proc/sys/kernel/uwtable_derive"
 #define WARM_PAIRS	201
 #define COLD_PAIRS	201
 #define MMAP_ROUNDS	31
@@ -427,7 +427,7 @@ int main(int argc, char **argv)
 		if (derive[0] && derive[0] != '-' && !write_file(DERIVE, "1")) {
 			prog = fresh_copy(bench, "/tmp/exec_cost.derive");
 			pct = warm(prog, &on, &off);
-			printf("# exec_cost: the same warm exec with tables derived from .eh_frame (perf_unwind_tables_derive=1): %.0f us on, %.0f us off (medians of %d pairs, order alternating; 95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
+			printf("# exec_cost: the same warm exec with tables derived from .eh_frame (uwtable_derive=1): %.0f us on, %.0f us off (medians of %d pairs, order alternating; 95 %% CI of the median ratio %+.1f %% to %+.1f %%)\n",
 			       on / 1000, off / 1000, WARM_PAIRS, ci_lo, ci_hi);
 			printf("bench %sderived_exec_overhead_pct %.1f %%\n", pre,
 			       pct);

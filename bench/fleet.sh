@@ -24,7 +24,7 @@
 # speed drifts by several per cent over minutes: short runs side by side
 # see the same drift):
 #   none   nothing profiling
-#   fp     perf record -a -g -F 99 with kernel.perf_unwind_tables_derive=0:
+#   fp     perf record -a -g -F 99 with kernel.uwtable_derive=0:
 #          files without .sframe (all of Debian's) use frame pointers
 #   g      perf record -a -g -F 99 with derivation on (tables derived from
 #          .eh_frame, kept after the last mapping of their file)
@@ -45,8 +45,8 @@
 #     samples in the first round, the share whose stack reaches libc's
 #     __libc_start_call_main (a local symbol: perf finds it in Debian's
 #     libc debug symbols, package libc6-dbg)
-#   fleet.kernel_bytes: kernel.perf_unwind_tables_bytes after the last g
-#     run (tables kept), with kernel.perf_unwind_tables_count
+#   fleet.kernel_bytes: kernel.uwtable_bytes after the last g
+#     run (tables kept), with kernel.uwtable_count
 set -u
 
 FREQ=${FLEET_FREQ:-99}
@@ -61,15 +61,15 @@ ME=fleet
 . "$TOP/bench/perf_lib.sh"
 
 
-[ -e $SYS/perf_unwind_tables_derive ] || fail "no $SYS/perf_unwind_tables_derive"
+[ -e $SYS/uwtable_derive ] || fail "no $SYS/uwtable_derive"
 command -v perf >/dev/null || fail "no perf"
 command -v gcc >/dev/null || fail "no gcc"
 dbg=$(ls /usr/lib/debug/.build-id/*/*.debug 2>/dev/null | head -n 1)
 [ -n "$dbg" ] || fail "no debug symbols under /usr/lib/debug (install libc6-dbg on the host)"
 rm -rf $D
 mkdir -p $D/obj || exit 1
-old_derive=$(cat $SYS/perf_unwind_tables_derive)
-echo 1 > $SYS/perf_unwind_tables
+old_derive=$(cat $SYS/uwtable_derive)
+echo 1 > $SYS/uwtable
 
 # the 19 C files of lib/{sframe,ehabi} and host/{sframe,ehabi}
 ls "$TREE"/lib/sframe/*.c "$TOP"/host/sframe/*.c \
@@ -100,7 +100,7 @@ unlocal() {
 	rm -f $D/mounted
 	umount -l $D/local 2>/dev/null
 }
-trap 'echo $old_derive > $SYS/perf_unwind_tables_derive; unlocal' EXIT
+trap 'echo $old_derive > $SYS/uwtable_derive; unlocal' EXIT
 if [ "${FLEET_LOCAL:-1}" = 1 ]; then
 	local_copies "$(command -v gcc)" "$(gcc -print-prog-name=cc1)" \
 		"$(command -v "$(gcc -print-prog-name=as)")" "$(command -v sh)" \
@@ -150,9 +150,9 @@ run() {
 		ms=$(work $2) || fail "the workload failed"
 		echo "$2 none $ms" >> $D/times
 		return ;;
-	fp)	echo 0 > $SYS/perf_unwind_tables_derive; set -- $1 $2 -g ;;
-	g)	echo 1 > $SYS/perf_unwind_tables_derive; set -- $1 $2 -g ;;
-	dwarf)	echo 1 > $SYS/perf_unwind_tables_derive; set -- $1 $2 --call-graph dwarf ;;
+	fp)	echo 0 > $SYS/uwtable_derive; set -- $1 $2 -g ;;
+	g)	echo 1 > $SYS/uwtable_derive; set -- $1 $2 -g ;;
+	dwarf)	echo 1 > $SYS/uwtable_derive; set -- $1 $2 --call-graph dwarf ;;
 	esac
 	perf record -q -a -F $FREQ -e cpu-clock "$3" ${4:-} -o $D/$1.data \
 		> $D/perf.out 2>&1 &
@@ -163,7 +163,7 @@ run() {
 	wait $pid
 	echo "$2 $1 $ms" >> $D/times
 	if [ $1 = g ]; then
-		set -- $1 $2 "$(cat $SYS/perf_unwind_tables_bytes)" "$(cat $SYS/perf_unwind_tables_count)"
+		set -- $1 $2 "$(cat $SYS/uwtable_bytes)" "$(cat $SYS/uwtable_count)"
 		echo "$3 $4" > $D/kept
 		set -- $1 $2
 	fi
@@ -172,7 +172,7 @@ run() {
 	else
 		rm -f $D/$1.data
 	fi
-	echo 1 > $SYS/perf_unwind_tables_derive
+	echo 1 > $SYS/uwtable_derive
 }
 
 start=$(date +%s)

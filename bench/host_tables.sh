@@ -6,11 +6,11 @@
 # library installed in DIR (default: /usr/bin, /usr/sbin, /usr/libexec,
 # /usr/lib/x86_64-linux-gnu, /usr/lib/gcc/x86_64-linux-gnu) were mapped at
 # once by a sampled process.  This is the bound the defaults of
-# kernel.perf_unwind_tables_max_kb and _user_max_kb are sized from.
+# kernel.uwtable_max_kb and _user_max_kb are sized from.
 #
 # Each file is measured with host/sframe's ehframe-check, the host
 # build of the kernel's own derivation and compact table code (the bytes
-# a derived table takes in the kernel, less its struct uwt_table, a few
+# a derived table takes in the kernel, less its struct uwtable, a few
 # hundred bytes).  A file is counted once however many names it has.
 #
 # Prints a line per file to FILE_LOG (default /dev/null), then "bench

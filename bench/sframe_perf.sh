@@ -8,7 +8,7 @@
 #   (a) sframe_work_sf: -O2 -fomit-frame-pointer -Wa,--gsframe
 #   (b) sframe_work_fp: -O2 -fno-omit-frame-pointer, no SFrame
 # and the cases are, all with the same -F and -e cpu-clock:
-#   sframe  (a) under perf record -g, kernel.perf_unwind_tables=1
+#   sframe  (a) under perf record -g, kernel.uwtable=1
 #   fp      (b) under perf record -g
 #   dwarf   (a) under perf record --call-graph dwarf (perf's default
 #           8192-byte stack copies)
@@ -25,7 +25,7 @@
 #           rounded up to 576; dwarf_fit.complete_pct shows N is enough (on
 #           the host, 528 gave 100 %, 520 53 %, 448 35 %: measured with
 #           SFRAME_DWARF_FIT=N, which overrides it).
-#   off     (a) under perf record -g, kernel.perf_unwind_tables=0: the
+#   off     (a) under perf record -g, kernel.uwtable=0: the
 #           control, whose stacks must break (comments only)
 #
 # complete_pct: of the samples whose sampled function (the first entry of
@@ -55,7 +55,7 @@
 # cold runs: the first exec of a fresh copy, perf's own files read from
 # 9p); their times are a comment.
 #
-# table_bytes: kernel.perf_unwind_tables_bytes while (a) runs under perf record
+# table_bytes: kernel.uwtable_bytes while (a) runs under perf record
 # -g, minus before.
 set -u
 
@@ -69,7 +69,7 @@ D=/tmp/sframe-perf
 ME=sframe_perf
 . "$TOP/bench/perf_lib.sh"
 
-[ -e $SYS/perf_unwind_tables ] || fail "no $SYS/perf_unwind_tables (kernel without the SFrame unwinder)"
+[ -e $SYS/uwtable ] || fail "no $SYS/uwtable (kernel without the SFrame unwinder)"
 command -v perf >/dev/null || fail "no perf"
 rm -rf $D
 mkdir -p $D || exit 1
@@ -78,14 +78,14 @@ mkdir -p $D || exit 1
 cp "$BENCH/sframe_work_sf" $D/work_sf && cp "$BENCH/sframe_work_fp" $D/work_fp || exit 1
 A=$D/work_sf
 B=$D/work_fp
-old_switch=$(cat $SYS/perf_unwind_tables)
-old_derive=$(cat $SYS/perf_unwind_tables_derive 2>/dev/null)
-trap 'echo $old_switch > $SYS/perf_unwind_tables
-      [ -z "$old_derive" ] || echo $old_derive > $SYS/perf_unwind_tables_derive' EXIT
-echo 1 > $SYS/perf_unwind_tables
+old_switch=$(cat $SYS/uwtable)
+old_derive=$(cat $SYS/uwtable_derive 2>/dev/null)
+trap 'echo $old_switch > $SYS/uwtable
+      [ -z "$old_derive" ] || echo $old_derive > $SYS/uwtable_derive' EXIT
+echo 1 > $SYS/uwtable
 # no tables derived from .eh_frame: (b) is the frame-pointer walk, and
 # libc is walked as it is in every case (distro_perf.sh derives)
-[ -z "$old_derive" ] || echo 0 > $SYS/perf_unwind_tables_derive
+[ -z "$old_derive" ] || echo 0 > $SYS/uwtable_derive
 
 # time_of FILE: the run time the workload printed (100 x median slice).
 time_of() {
@@ -180,10 +180,10 @@ group() {
 			t=$(under sframe $r $A -g) || exit 1
 			echo "$r sframe $t" >> $D/times
 		fi
-		echo 0 > $SYS/perf_unwind_tables
+		echo 0 > $SYS/uwtable
 		t=$(under off $r $A -g) || exit 1
 		echo "$r off $t" >> $D/times
-		echo 1 > $SYS/perf_unwind_tables
+		echo 1 > $SYS/uwtable
 		if [ $fw != 1 ]; then
 			t=$(under sframe $r $A -g) || exit 1
 			echo "$r sframe $t" >> $D/times
@@ -244,7 +244,7 @@ echo "bench fp.complete_pct $pct_fp %"
 echo "bench dwarf.complete_pct $pct_dwarf %"
 echo "bench dwarf_fit.complete_pct $pct_dwarf_fit %"
 echo "bench dwarf_fit.stack_bytes $FIT B"
-note "with the switch off (perf_unwind_tables=0), (a) under -g: $pct_off % complete"
+note "with the switch off (uwtable=0), (a) under -g: $pct_off % complete"
 echo "bench sframe.bytes_ratio_vs_dwarf $(awk -v d=$bps_dwarf -v s=$bps_sframe 'BEGIN { printf "%.1f", s ? d / s : 0 }') x"
 echo "bench sframe.bytes_ratio_vs_dwarf_fit $(awk -v d=$bps_dwarf_fit -v s=$bps_sframe 'BEGIN { printf "%.1f", s ? d / s : 0 }') x"
 echo "bench sframe.overhead_pct $oh_sframe %"
@@ -254,7 +254,7 @@ echo "bench dwarf_fit.overhead_pct $oh_dwarf_fit %"
 
 # ---- kernel memory for the tables: read while (a) runs under perf
 # record -g (a process nothing samples has no tables looked up)
-set -- $(grow_while $FREQ $D/tb.data perf_unwind_tables_count perf_unwind_tables_bytes -- $A $WORK)
+set -- $(grow_while $FREQ $D/tb.data uwtable_count uwtable_bytes -- $A $WORK)
 t0=$1 b0=$2 t1=$3 b1=$4
 echo "bench sframe.table_bytes $((b1 - b0)) B"
 size=$(readelf -SW $A | awk '{ for (i = 1; i < NF; i++) if ($i == ".sframe") print $(i + 4) }')

@@ -91,7 +91,7 @@ fi
 # it is derived from: the same derivation and compact table code, built on
 # the host (host/sframe's ehframe-check, which also checks every row of
 # the table against the rows the file's .eh_frame gives).  The kernel adds
-# its struct uwt_table (a few hundred bytes) to each.
+# its struct uwtable (a few hundred bytes) to each.
 for f in cc1:/usr/lib/gcc/x86_64-linux-gnu/12/cc1 \
 	 libLLVM:/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1 \
 	 libc:/lib/x86_64-linux-gnu/libc.so.6 \
@@ -103,7 +103,7 @@ for f in cc1:/usr/lib/gcc/x86_64-linux-gnu/12/cc1 \
 done
 
 # The tables of every ELF file installed on this machine, at once: what the
-# defaults of kernel.perf_unwind_tables_max_kb and _user_max_kb are sized
+# defaults of kernel.uwtable_max_kb and _user_max_kb are sized
 # from (host, the same code; a few minutes).
 sh "$TOP/bench/host_tables.sh" "$RUN/host/ehframe-check"
 

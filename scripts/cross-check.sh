@@ -17,17 +17,17 @@
 #   - every C file of the series outside arch/, and those under the
 #     target's arch/ directory, as single objects (their Kconfig decides
 #     whether they are part of that kernel);
-#   - the whole of kernel/events/, kernel/unwind_tables/, lib/sframe/ and
+#   - the whole of kernel/events/, kernel/uwtable/, lib/sframe/ and
 #     lib/ehabi/;
 #   - arch/ARCH/kernel/signal.o, a user of the changed
 #     <linux/resume_user_mode.h>, and on x86 the vDSOs;
 # that on 32-bit targets none of those objects calls libgcc's 64-bit
 # division (__udivdi3, __aeabi_uldivmod, ...), which the kernel does not
 # link; and checks the new options: where the architecture does not select
-# HAVE_USER_UNWIND_TABLES_SFRAME or HAVE_USER_UNWIND_TABLES_EHABI,
-# neither unwinder nor the registry they share (USER_UNWIND_TABLES) is
+# HAVE_UWTABLE_SFRAME or HAVE_UWTABLE_EHABI,
+# neither unwinder nor the registry they share (UWTABLE) is
 # configured and
-# kernel/unwind_tables/cache.o is not built; where it does, the registry
+# kernel/uwtable/cache.o is not built; where it does, the registry
 # is built.  A compiler warning in a file the series touches fails the
 # target, as does any error.
 #
@@ -83,9 +83,9 @@ series_options() {
 	CONFIG_SFRAME_KUNIT_TEST=y
 	CONFIG_EHABI=y
 	CONFIG_EHABI_KUNIT_TEST=y
-	CONFIG_USER_UNWIND_TABLES_SFRAME=y
-	CONFIG_USER_UNWIND_TABLES_EHABI=y
-	CONFIG_USER_UNWIND_TABLES_KUNIT_TEST=y
+	CONFIG_UWTABLE_SFRAME=y
+	CONFIG_UWTABLE_EHABI=y
+	CONFIG_UWTABLE_KUNIT_TEST=y
 	EOF
 }
 
@@ -140,26 +140,26 @@ check_debian_config() {
 check_options() {
 	local t=$1 obj=$2 sarch have_sf have_eh
 	read -r sarch _ _ _ <<<"$(target_info "$t")"
-	have_sf=$(grep -c '^CONFIG_HAVE_USER_UNWIND_TABLES_SFRAME=y' "$obj/.config" || true)
-	have_eh=$(grep -c '^CONFIG_HAVE_USER_UNWIND_TABLES_EHABI=y' "$obj/.config" || true)
+	have_sf=$(grep -c '^CONFIG_HAVE_UWTABLE_SFRAME=y' "$obj/.config" || true)
+	have_eh=$(grep -c '^CONFIG_HAVE_UWTABLE_EHABI=y' "$obj/.config" || true)
 	if [ "$have_sf" = 0 ] && [ "$have_eh" = 0 ]; then
-		for o in USER_UNWIND_TABLES_SFRAME USER_UNWIND_TABLES_EHABI USER_UNWIND_TABLES; do
+		for o in UWTABLE_SFRAME UWTABLE_EHABI UWTABLE; do
 			grep -q "^CONFIG_$o=" "$obj/.config" &&
-				{ echo "CONFIG_$o is set without HAVE_USER_UNWIND_TABLES_*"; return 1; }
+				{ echo "CONFIG_$o is set without HAVE_UWTABLE_*"; return 1; }
 		done
-		[ ! -e "$obj/kernel/unwind_tables/cache.o" ] ||
-			{ echo "kernel/unwind_tables/cache.o was built"; return 1; }
+		[ ! -e "$obj/kernel/uwtable/cache.o" ] ||
+			{ echo "kernel/uwtable/cache.o was built"; return 1; }
 		echo "no user unwind tables (as documented)"
 	else
-		grep -q '^CONFIG_USER_UNWIND_TABLES=y' "$obj/.config" ||
-			{ echo "HAVE_USER_UNWIND_TABLES_* but no USER_UNWIND_TABLES"; return 1; }
-		[ -e "$obj/kernel/unwind_tables/cache.o" ] ||
-			{ echo "kernel/unwind_tables/cache.o was not built"; return 1; }
+		grep -q '^CONFIG_UWTABLE=y' "$obj/.config" ||
+			{ echo "HAVE_UWTABLE_* but no UWTABLE"; return 1; }
+		[ -e "$obj/kernel/uwtable/cache.o" ] ||
+			{ echo "kernel/uwtable/cache.o was not built"; return 1; }
 		echo "user unwind tables:$([ "$have_sf" = 1 ] && echo ' SFrame')$([ "$have_eh" = 1 ] && echo ' EHABI')"
 	fi
 }
 
-# The objects of TARGET: kernel/events/, kernel/unwind_tables/, lib/sframe/
+# The objects of TARGET: kernel/events/, kernel/uwtable/, lib/sframe/
 # and lib/ehabi/ whole (kbuild builds what the configuration asks for); the series'
 # other C files outside arch/ and in the target's own arch/, each when
 # its directory's Makefile lists it under an option that is set (a file
@@ -168,14 +168,14 @@ check_options() {
 objects() {
 	local t=$1 obj=$2 sarch base f o line opt
 	read -r sarch _ _ _ <<<"$(target_info "$t")"
-	echo kernel/events/ kernel/unwind_tables/ lib/sframe/ lib/ehabi/
+	echo kernel/events/ kernel/uwtable/ lib/sframe/ lib/ehabi/
 	echo "arch/$sarch/kernel/signal.o"
 	# the vDSOs, the 64-bit one with its SFrame section
 	[ "$sarch" = x86 ] && echo arch/x86/entry/vdso/
 	base=$(git -C "$src" rev-list --max-parents=0 HEAD | tail -n 1)
 	for f in $(git -C "$src" diff --name-only --diff-filter=AM "$base" HEAD -- '*.c' |
 		   grep -v -e '^tools/' -e '^Documentation/' -e '^scripts/' -e '^samples/' \
-			-e '^kernel/events/' -e '^kernel/unwind_tables/' -e '^lib/sframe/' -e '^lib/ehabi/' |
+			-e '^kernel/events/' -e '^kernel/uwtable/' -e '^lib/sframe/' -e '^lib/ehabi/' |
 		   awk -v a="arch/$sarch/" '!/^arch\// || index($0, a) == 1'); do
 		o=$(basename "${f%.c}.o")
 		line=$(grep -hw -- "${o//./\\.}" "$src/$(dirname "$f")/Makefile" | head -n 1)
@@ -193,7 +193,7 @@ objects() {
 check_div64() {
 	local t=$1 obj=$2 cross o undef
 	read -r _ cross _ _ <<<"$(target_info "$t")"
-	for o in $(find "$obj/lib/sframe" "$obj/lib/ehabi" "$obj/kernel/unwind_tables" \
+	for o in $(find "$obj/lib/sframe" "$obj/lib/ehabi" "$obj/kernel/uwtable" \
 			"$obj/kernel/events" "$obj/lib/buildid.o" "$obj/fs/proc/task_mmu.o" \
 			-name '*.o' 2>/dev/null); do
 		undef=$("${cross}nm" -u "$o")
@@ -215,7 +215,7 @@ run_target() {
 	if [ -f "$obj/debian.config" ]; then
 		why=$(check_debian_config "$obj") || { echo "FAIL $t: $why"; return 1; }
 	fi
-	rm -f "$obj"/kernel/unwind_tables/*.o
+	rm -f "$obj"/kernel/uwtable/*.o
 	objs=$(objects "$t" "$obj" | tr '\n' ' ')
 	# shellcheck disable=SC2086
 	if ! cmake_ "$t" "$obj" -k $objs >> "$log" 2>&1; then
@@ -223,7 +223,7 @@ run_target() {
 		grep -E 'error|Error' "$log" | head -20 | sed 's/^/     /'
 		return 1
 	fi
-	if grep -E '^[^ ]*(lib/buildid|lib/sframe|lib/ehabi|kernel/events|kernel/unwind_tables|fs/proc/task_mmu|mm/mmap|kernel/fork|fs/exec|kernel/bpf/stackmap|arch/[a-z0-9]*/kernel/perf_callchain|arch/x86/events|arch/x86/entry/vdso|include/linux/(sframe|ehabi|buildid|user_unwind_tables|sframe_ehframe))[^ :]*:[0-9]+:[0-9]+: warning:' "$log" |
+	if grep -E '^[^ ]*(lib/buildid|lib/sframe|lib/ehabi|kernel/events|kernel/uwtable|fs/proc/task_mmu|mm/mmap|kernel/fork|fs/exec|kernel/bpf/stackmap|arch/[a-z0-9]*/kernel/perf_callchain|arch/x86/events|arch/x86/entry/vdso|include/linux/(sframe|ehabi|buildid|uwtable|sframe_ehframe))[^ :]*:[0-9]+:[0-9]+: warning:' "$log" |
 		sed 's/^/     /' | grep .; then
 		echo "FAIL $t: warnings in the series' files (log: $log)"
 		return 1

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# uwt-check: the checks distro.sh runs in its Debian 12 image, from the
-# image's uwt-check.service (after multi-user.target), as root, on the
+# uwtable-check: the checks distro.sh runs in its Debian 12 image, from the
+# image's uwtable-check.service (after multi-user.target), as root, on the
 # serial console; then it powers the system off.  With the patched kernel
-# (it has kernel.perf_unwind_tables) every check runs and prints
+# (it has kernel.uwtable) every check runs and prints
 # "x86_64-debian/CHECK: N passed, N failed"; with Debian's own kernel (the
 # control) only the system's state and the perf line, for comparison.
 #
@@ -27,9 +27,9 @@ set -u
 trap '' HUP
 exec > /dev/console 2>&1
 export LC_ALL=C PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-say() { echo "uwt-check: $*"; }
+say() { echo "uwtable-check: $*"; }
 result() { echo "x86_64-debian/$1: $2 passed, $3 failed"; }
-T=/run/uwt-check
+T=/run/uwtable-check
 mkdir -p $T
 
 say "kernel $(uname -r)"
@@ -38,7 +38,7 @@ say "kernel $(uname -r)"
 us=$(systemctl show -p ActiveEnterTimestampMonotonic --value multi-user.target)
 say "multi-user.target reached at $(awk -v u="$us" 'BEGIN { printf "%.2f", u / 1e6 }') s"
 patched=0
-[ -e /proc/sys/kernel/perf_unwind_tables ] && patched=1
+[ -e /proc/sys/kernel/uwtable ] && patched=1
 
 # ---- the system
 state=$(systemctl is-active multi-user.target)
@@ -66,7 +66,7 @@ pymain=$(objdump -d --start-address="$entry" --stop-address=$((entry + 64)) "$PY
 sym=main
 objdump -d --start-address=0x"$pymain" --stop-address=$((0x$pymain + 16)) "$PY" |
 	grep -q 'jmp.*<Py_BytesMain' && sym=Py_BytesMain
-cp /usr/local/share/uwt-check/work.py $T/work.py
+cp /usr/local/share/uwtable-check/work.py $T/work.py
 "$PY" $T/work.py 5 > /dev/null &
 perf record -q -a -g -F 999 -e cpu-clock -o $T/perf.data -- sleep 5 > $T/perf.out 2>&1
 wait
@@ -80,7 +80,7 @@ samples=${1:-0} complete=${2:-0}
 pct=$(awk -v s="$samples" -v c="$complete" 'BEGIN { printf "%.1f", s ? 100 * c / s : 0 }')
 say "perf record -a -g: $complete of $samples samples of $(basename "$PY") reach $sym ($pct %)"
 if [ $patched = 1 ]; then
-	say "tables: $(cat /proc/sys/kernel/perf_unwind_tables_count) in use, $(cat /proc/sys/kernel/perf_unwind_tables_bytes) bytes"
+	say "tables: $(cat /proc/sys/kernel/uwtable_count) in use, $(cat /proc/sys/kernel/uwtable_bytes) bytes"
 	if [ "$samples" -gt 0 ] && awk -v p="$pct" 'BEGIN { exit !(p >= 90) }'; then
 		result perf_g 1 0
 	else
@@ -111,9 +111,9 @@ ksft() {
 }
 if [ $patched = 1 ]; then
 	ksft procmap_query proc procmap_query
-	ksft sframe_callchain sframe_callchain sframe_callchain
-	ksft sframe_lifecycle sframe_callchain sframe_lifecycle
-	ksft sframe_derived sframe_callchain sframe_derived --require-vdso-clock
+	ksft sframe_callchain perf_events sframe_callchain
+	ksft sframe_lifecycle perf_events sframe_lifecycle
+	ksft sframe_derived perf_events sframe_derived --require-vdso-clock
 fi
 
 # ---- the kernel's log of this boot

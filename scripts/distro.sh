@@ -8,7 +8,7 @@
 #   kernel  the patched kernel built from Debian's own amd64 configuration
 #	    (linux-config-6.1, config.amd64_none_amd64) into Debian packages
 #	    (make bindeb-pkg): linux-image-KREL and linux-headers-KREL, with
-#	    KREL = 6.1.N-uwt-amd64, so that they install next to Debian's
+#	    KREL = 6.1.N-uwtable-amd64, so that they install next to Debian's
 #	    own linux-image-6.1.0-N-amd64.  Changed from Debian's
 #	    configuration: the signing keys (Debian's own are not in the
 #	    source package; the build makes a key of its own), and the set of
@@ -24,7 +24,7 @@
 #	    installed into it with dpkg, as an operator would.
 #   boot    boots the image in QEMU with 2 CPUs, with the patched kernel
 #	    and with Debian's own in turn, BOOTS times each (default 3).  A
-#	    unit of the image (uwt-check.service, after multi-user.target)
+#	    unit of the image (uwtable-check.service, after multi-user.target)
 #	    runs the checks and powers off: perf record -a -g while python3 runs a workload, the
 #	    procmap_query and sframe_callchain kselftests, journalctl -k.
 #	    Prints "x86_64-debian/SUITE: N passed, N failed" lines.
@@ -37,14 +37,14 @@
 #	    "arm64-debian/build: N passed, N failed".
 #
 # Output under BUILD/distro: obj/ (the kernel build), *.deb, debian12.img,
-# boot-{uwt,debian}[-N].log, times.txt (build, image and boot times).
+# boot-{uwtable,debian}[-N].log, times.txt (build, image and boot times).
 . "$(dirname "$0")/lib.sh"
 
 D=$BUILD/distro
 SRC=$D/linux
 OBJ=$D/obj
 IMG=$D/debian12.img
-LOCALVERSION=-uwt-amd64
+LOCALVERSION=-uwtable-amd64
 
 # Modules kept (=m): the virtio devices of QEMU, the root file system and
 # what systemd mounts or loads on a Debian 12 system (binfmt_misc for
@@ -71,7 +71,7 @@ amake() {
 	make -C "$SRC" O="$D/obj-arm64" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 		CROSS_COMPILE_COMPAT=arm-linux-gnueabihf- \
 		CC="ccache aarch64-linux-gnu-gcc" HOSTCC="ccache gcc" \
-		LOCALVERSION=-uwt-arm64 -j"$JOBS" "$@"
+		LOCALVERSION=-uwtable-arm64 -j"$JOBS" "$@"
 }
 
 krel() {
@@ -99,8 +99,8 @@ kconfig_deps() {
 		"$TOP/scripts/kconfig-deps.c" "$k"/confdata.o "$k"/expr.o \
 		"$k"/lexer.lex.o "$k"/menu.o "$k"/parser.tab.o "$k"/preprocess.o \
 		"$k"/symbol.o "$k"/util.o || die "cannot build kconfig-deps"
-	"$@" -s --eval="uwt-kconfig-deps: ; @$obj/kconfig-deps Kconfig" \
-		uwt-kconfig-deps 2>/dev/null || die "kconfig-deps failed"
+	"$@" -s --eval="uwtable-kconfig-deps: ; @$obj/kconfig-deps Kconfig" \
+		uwtable-kconfig-deps 2>/dev/null || die "kconfig-deps failed"
 }
 
 # distro_config ARCH CONFIG OBJ MAKE...: Debian's configuration CONFIG
@@ -149,8 +149,8 @@ step_kernel() {
 	mkdir -p "$D"
 	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
 	distro_config amd64 "$(debian_config_xz amd64)" "$OBJ" dmake
-	grep -q '^CONFIG_USER_UNWIND_TABLES_SFRAME=y' "$OBJ/.config" ||
-		die "CONFIG_USER_UNWIND_TABLES_SFRAME is not =y by default"
+	grep -q '^CONFIG_UWTABLE_SFRAME=y' "$OBJ/.config" ||
+		die "CONFIG_UWTABLE_SFRAME is not =y by default"
 	rm -f "$D"/*.deb
 	t0=$(date +%s)
 	dmake bindeb-pkg KDEB_PKGVERSION="$(dmake -s kernelversion 2>/dev/null)-1~uwt1" \
@@ -178,8 +178,8 @@ step_arm64() {
 	# the series as committed, whatever an earlier step left there
 	"$TOP/scripts/tree.sh" --reset "$SRC" >&2
 	distro_config arm64 "$(debian_config_xz arm64)" "$obj" amake
-	grep -q '^CONFIG_USER_UNWIND_TABLES_EHABI=y' "$obj/.config" ||
-		die "CONFIG_USER_UNWIND_TABLES_EHABI is not =y by default on arm64"
+	grep -q '^CONFIG_UWTABLE_EHABI=y' "$obj/.config" ||
+		die "CONFIG_UWTABLE_EHABI is not =y by default on arm64"
 	t0=$(date +%s)
 	amake Image modules > "$D/build-arm64.log" 2>&1 ||
 		{ tail -n 40 "$D/build-arm64.log" >&2; die "arm64 build failed (log: $D/build-arm64.log)"; }
@@ -213,7 +213,7 @@ build_kselftests() {
 	rm -rf "$D/kselftest" "$D/kselftest-obj"
 	mkdir -p "$D/kselftest-obj"
 	kselftest_install "$SRC" "$D/kselftest-obj" "$D/kselftest" "$D/kselftest-build.log" \
-		"proc sframe_callchain" || die "kselftest build failed"
+		"proc perf_events" || die "kselftest build failed"
 }
 
 # The Debian 12 system before our packages: Debian as released and
@@ -269,24 +269,24 @@ step_image() {
 		{ tail -n 30 "$D/dpkg.log" >&2; die "dpkg -i failed (log: $D/dpkg.log)"; }
 	rm -rf "$r/tmp/pkgs"
 	cp -a "$D/kselftest" "$r/opt/kselftest"
-	install -m 755 "$TOP/scripts/distro-check.sh" "$r/usr/local/sbin/uwt-check"
-	install -D -m 644 "$TOP/bench/distro_work.py" "$r/usr/local/share/uwt-check/work.py"
-	cat > "$r/etc/systemd/system/uwt-check.service" <<-'EOF'
+	install -m 755 "$TOP/scripts/distro-check.sh" "$r/usr/local/sbin/uwtable-check"
+	install -D -m 644 "$TOP/bench/distro_work.py" "$r/usr/local/share/uwtable-check/work.py"
+	cat > "$r/etc/systemd/system/uwtable-check.service" <<-'EOF'
 	[Unit]
 	Description=Checks of the user unwind tables series
 	After=multi-user.target
 
 	[Service]
 	Type=oneshot
-	ExecStart=/usr/local/sbin/uwt-check
+	ExecStart=/usr/local/sbin/uwtable-check
 
 	[Install]
 	WantedBy=multi-user.target
 	EOF
-	in_root systemctl enable uwt-check.service > /dev/null 2>&1 ||
-		die "cannot enable uwt-check.service"
+	in_root systemctl enable uwtable-check.service > /dev/null 2>&1 ||
+		die "cannot enable uwtable-check.service"
 	echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" > "$r/etc/fstab"
-	echo debian-uwt > "$r/etc/hostname"
+	echo debian-uwtable > "$r/etc/hostname"
 	in_root passwd -d root > /dev/null
 	# the root file system's drivers in every initramfs (the image is made
 	# in a chroot, where initramfs-tools cannot see the root device)
@@ -296,7 +296,7 @@ step_image() {
 	mkdir -p "$D/boot"
 	cp "$r"/boot/vmlinuz-* "$r"/boot/initrd.img-* "$D/boot/"
 	rm -f "$IMG"
-	mkfs.ext4 -q -F -L debian-uwt -d "$r" "$IMG" 8G || die "mkfs.ext4 failed"
+	mkfs.ext4 -q -F -L debian-uwtable -d "$r" "$IMG" 8G || die "mkfs.ext4 failed"
 	rm -rf "$r"
 	echo "image: $(($(date +%s) - t0)) s ($(date -u +%F))" >> "$D/times.txt"
 	log "image $IMG with $(cd "$D/boot" && ls vmlinuz-* | tr '\n' ' ')"
@@ -326,33 +326,33 @@ step_boot() {
 	debian=$(cd "$D/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | grep -vx "$ours" | sort -V | tail -n 1)
 	[ -n "$debian" ] || die "no Debian kernel in the image"
 	# BOOTS pairs, taking turns, for the spread of the boot time; the
-	# first pair's consoles are boot-uwt.log and boot-debian.log
-	rm -f "$D"/boot-uwt*.log "$D"/boot-debian*.log
+	# first pair's consoles are boot-uwtable.log and boot-debian.log
+	rm -f "$D"/boot-uwtable*.log "$D"/boot-debian*.log
 	for i in $(seq 1 "$BOOTS"); do
 		sfx=; [ "$i" = 1 ] || sfx=-$i
-		boot "uwt$sfx" "$ours"
+		boot "uwtable$sfx" "$ours"
 		boot "debian$sfx" "$debian"
 	done
 	# the serial console ends lines with \r\n
-	for log in "$D"/boot-uwt*.log "$D"/boot-debian*.log; do
+	for log in "$D"/boot-uwtable*.log "$D"/boot-debian*.log; do
 		[ -f "$log" ] && sed -i 's/\r$//' "$log"
 	done
 	boot_times
-	for log in "$D/boot-uwt.log" "$D/boot-debian.log"; do
+	for log in "$D/boot-uwtable.log" "$D/boot-debian.log"; do
 		echo "== $(basename "$log" .log)"
 		# a getty's prompt may precede a line
-		grep -ao 'uwt-check: .*' "$log" | sed 's/^uwt-check: /  /'
+		grep -ao 'uwtable-check: .*' "$log" | sed 's/^uwtable-check: /  /'
 	done
 	# the result lines of our kernel; Debian's are the control
-	grep -a '^x86_64-debian/' "$D/boot-uwt.log" || { echo "x86_64-debian/boot: 0 passed, 1 failed"; fails=1; }
-	all_passed "$D/boot-uwt.log" || fails=1
-	grep -aq '^uwt-check: done' "$D/boot-debian.log" ||
+	grep -a '^x86_64-debian/' "$D/boot-uwtable.log" || { echo "x86_64-debian/boot: 0 passed, 1 failed"; fails=1; }
+	all_passed "$D/boot-uwtable.log" || fails=1
+	grep -aq '^uwtable-check: done' "$D/boot-debian.log" ||
 		{ echo "x86_64-debian/control: 0 passed, 1 failed (Debian's kernel did not finish)"; fails=1; }
-	units_same "$D/boot-uwt.log" "$D/boot-debian.log" || fails=1
+	units_same "$D/boot-uwtable.log" "$D/boot-debian.log" || fails=1
 	# every boot of ours, not just the first, must finish with every
 	# check passed
-	for log in "$D"/boot-uwt*.log; do
-		if grep -aq '^uwt-check: done' "$log" &&
+	for log in "$D"/boot-uwtable*.log; do
+		if grep -aq '^uwtable-check: done' "$log" &&
 		   all_passed "$log"; then
 			ok=$((ok + 1))
 		else
@@ -369,9 +369,9 @@ step_boot() {
 # whatever else the host runs)
 boot_times() {
 	local k t med
-	for k in uwt debian; do
+	for k in uwtable debian; do
 		t=$(for log in "$D"/boot-$k.log "$D"/boot-$k-*.log; do
-			[ -f "$log" ] && grep -ao 'uwt-check: multi-user.target reached at [0-9.]*' "$log" |
+			[ -f "$log" ] && grep -ao 'uwtable-check: multi-user.target reached at [0-9.]*' "$log" |
 				awk '{ print $NF }'
 		done | sort -n)
 		med=$(echo "$t" | awk 'NF { a[n++] = $1 } END { if (!n) print "-"; else if (n % 2) print a[int(n / 2)]; else printf "%.2f\n", (a[n / 2 - 1] + a[n / 2]) / 2 }')
@@ -389,8 +389,8 @@ all_passed() {
 # units_same OURS DEBIAN: the same services are active under both kernels
 units_same() {
 	local a b
-	a=$(grep -ao 'uwt-check: active services ([0-9]*): .*' "$1" | sed 's/.*): //' | tr ' ' '\n' | sed '/^$/d' | sort)
-	b=$(grep -ao 'uwt-check: active services ([0-9]*): .*' "$2" | sed 's/.*): //' | tr ' ' '\n' | sed '/^$/d' | sort)
+	a=$(grep -ao 'uwtable-check: active services ([0-9]*): .*' "$1" | sed 's/.*): //' | tr ' ' '\n' | sed '/^$/d' | sort)
+	b=$(grep -ao 'uwtable-check: active services ([0-9]*): .*' "$2" | sed 's/.*): //' | tr ' ' '\n' | sed '/^$/d' | sort)
 	if [ -n "$a" ] && [ "$a" = "$b" ]; then
 		echo "x86_64-debian/units: 1 passed, 0 failed"
 		return 0

@@ -43,7 +43,7 @@ build_kselftests() {
 	targets=$(suites_of "$arch" | awk '$2 == "kselftest" { print $3 }
 		$2 == "ktap" { split($3, p, "/"); print p[1] }' | sort -u | tr '\n' ' ')
 	[ -n "$targets" ] || return 0
-	# sframe_callchain builds its programs with gcc and with clang-22/lld-22;
+	# perf_events builds the SFrame programs with gcc and with clang-22/lld-22;
 	# procmap_query_32 is a static gcc -m32 program.  Not gcc-multilib:
 	# it conflicts with the ARM cross compilers.
 	[ "$arch" = x86_64 ] && need_pkgs clang-22 lld-22 gcc-12-multilib

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include <linux/sframe.h>
+#include <asm/uwtable.h>
 
 #include "compact-check.h"
 #include "elf-sframe.h"
@@ -75,7 +76,7 @@ static int index_section(struct indexed *x, const void *data, size_t size,
 	int ret;
 
 	memset(x, 0, sizeof(*x));
-	ret = sframe_count(data, size, &x->n, why);
+	ret = sframe_count(&x86_64_sframe_abi, data, size, &x->n, why);
 	if (ret)
 		return ret;
 	x->pieces = malloc(x->n.pieces * sizeof(*x->pieces) + 1);
@@ -85,7 +86,7 @@ static int index_section(struct indexed *x, const void *data, size_t size,
 		*why = "out of memory";
 		return -1;
 	}
-	ret = sframe_index_init(&x->idx, data, size, &x->n, x->pieces,
+	ret = sframe_index_init(&x86_64_sframe_abi, &x->idx, data, size, &x->n, x->pieces,
 				x->funcs, x->marks, why);
 	if (ret)
 		return ret;

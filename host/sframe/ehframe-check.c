@@ -34,7 +34,7 @@
 #include <time.h>
 #include <linux/sframe.h>
 #include <linux/sframe_ehframe.h>
-#include <asm/sframe_ehframe.h>
+#include <asm/uwtable.h>
 
 #include "compact-check.h"
 #include "elf-sframe.h"
@@ -80,7 +80,7 @@ static void check(const struct ehf_row *r, u64 addr)
 	if (r->base == EHF_CFA_PLT) {
 		plt = *r;
 		plt.base = EHF_CFA_SP;
-		if ((addr - r->loc) % EHF_ARCH_PLT_ENTRY >= r->plt_at)
+		if ((addr - r->loc) % x86_64_ehf_arch.plt_entry >= r->plt_at)
 			plt.cfa_off += 8;
 		r = &plt;
 	}
@@ -117,7 +117,7 @@ static int check_fde(void *arg, const struct ehf_fde *f)
 		check(&f->rows[i], f->rows[i].loc + (end - f->rows[i].loc) / 2);
 		/* every byte of the first two entries of a PLT */
 		for (a = f->rows[i].loc + 1; f->rows[i].base == EHF_CFA_PLT &&
-		     a < end && a < f->rows[i].loc + 2 * EHF_ARCH_PLT_ENTRY; a++)
+		     a < end && a < f->rows[i].loc + 2 * x86_64_ehf_arch.plt_entry; a++)
 			check(&f->rows[i], a);
 	}
 	return 0;
@@ -187,7 +187,7 @@ static bool check_gas(const char *path, const struct elf_sframe *eh,
 	if (elf_read_sframe(path, &es))
 		return true;
 	(*nr)++;
-	if (sframe_count(es.data, es.size, &n, &why)) {
+	if (sframe_count(&x86_64_sframe_abi, es.data, es.size, &n, &why)) {
 		printf("not ok %d gas_sframe %s # its .sframe is refused: %s\n",
 		       *nr, path, why);
 		goto out;
@@ -195,7 +195,7 @@ static bool check_gas(const char *path, const struct elf_sframe *eh,
 	pieces = calloc(n.pieces, sizeof(*pieces));
 	fn = calloc(n.funcs + 1, sizeof(*fn));
 	marks = calloc(n.marks + 1, sizeof(*marks));
-	if (sframe_index_init(&gidx, es.data, es.size, &n, pieces, fn, marks,
+	if (sframe_index_init(&x86_64_sframe_abi, &gidx, es.data, es.size, &n, pieces, fn, marks,
 			      &why)) {
 		printf("not ok %d gas_sframe %s # %s\n", *nr, path, why);
 		goto out;
@@ -219,7 +219,7 @@ static bool check_gas(const char *path, const struct elf_sframe *eh,
 	g_bad = 0;
 	g_plt = 0;
 	g_plt_bad = 0;
-	ehf_parse(eh->data, eh->size, vaddr, rows, gas_fde, NULL, &why);
+	ehf_parse(&x86_64_ehf_arch, eh->data, eh->size, vaddr, rows, gas_fde, NULL, &why);
 	printf("# %s: against its .sframe: %lu addresses with both rules,",
 	       path, g_both);
 	printf(" %lu of them different; %lu only derived, %lu only in .sframe\n",
@@ -242,7 +242,7 @@ out:
 static bool check_file(const char *path, int *nrp)
 {
 	static struct ehf_row rows[EHF_MAX_ROWS];
-	struct ehf_emit e = { 0 };
+	struct ehf_emit e = { .arch = &x86_64_ehf_arch };
 	struct sframe_sizes n;
 	struct sframe_table *pieces;
 	struct sframe_func *fn;
@@ -263,7 +263,7 @@ static bool check_file(const char *path, int *nrp)
 	}
 	vaddr = es.addr;
 	e.vaddr = vaddr;
-	if (ehf_parse(es.data, es.size, vaddr, rows, ehf_emit_fde, &e, &why)) {
+	if (ehf_parse(&x86_64_ehf_arch, es.data, es.size, vaddr, rows, ehf_emit_fde, &e, &why)) {
 		printf("not ok %d %s # refused: %s\n", nr, path, why);
 		elf_sframe_free(&es);
 		return false;
@@ -273,20 +273,20 @@ static bool check_file(const char *path, int *nrp)
 	e.nr_fdes = 0;
 	e.nr_fres = 0;
 	e.fre_len = 0;
-	ehf_parse(es.data, es.size, vaddr, rows, ehf_emit_fde, &e, &why);
+	ehf_parse(&x86_64_ehf_arch, es.data, es.size, vaddr, rows, ehf_emit_fde, &e, &why);
 	ehf_emit_header(&e);
 	pieces = NULL;
 	fn = NULL;
 	marks = NULL;
 	fail = true;
-	if (sframe_count(e.buf, ehf_emit_size(&e), &n, &why)) {
+	if (sframe_count(&x86_64_sframe_abi, e.buf, ehf_emit_size(&e), &n, &why)) {
 		printf("not ok %d %s # lib/sframe refuses it: %s\n", nr, path, why);
 		goto out;
 	}
 	pieces = calloc(n.pieces, sizeof(*pieces));
 	fn = calloc(n.funcs + 1, sizeof(*fn));
 	marks = calloc(n.marks + 1, sizeof(*marks));
-	if (sframe_index_init(&idx, e.buf, ehf_emit_size(&e), &n, pieces,
+	if (sframe_index_init(&x86_64_sframe_abi, &idx, e.buf, ehf_emit_size(&e), &n, pieces,
 			      fn, marks, &why)) {
 		printf("not ok %d %s # lib/sframe cannot index it: %s\n", nr, path, why);
 		goto out;
@@ -304,7 +304,7 @@ static bool check_file(const char *path, int *nrp)
 	checked = 0;
 	bad = 0;
 	funcs = 0;
-	ehf_parse(es.data, es.size, vaddr, rows, check_fde, NULL, &why);
+	ehf_parse(&x86_64_ehf_arch, es.data, es.size, vaddr, rows, check_fde, NULL, &why);
 	cbad = compact_diff(&idx, &cidx, &cchecked);
 	printf("# %s: %lu functions, %u SFrame functions, %zu bytes (.eh_frame %zu)\n",
 	       path, funcs, e.nr_fdes, ehf_emit_size(&e), es.size);
@@ -446,7 +446,7 @@ static int crafted_long_fde(int nr)
 		put_fde(a, 0x2000, prog, 8);
 		put32(0);
 		free(prog);
-		ret[i] = ehf_parse(cbuf, clen, 0, rows, count_fde_rows, &n[i],
+		ret[i] = ehf_parse(&x86_64_ehf_arch, cbuf, clen, 0, rows, count_fde_rows, &n[i],
 				   &why);
 		printf("# crafted: FDE of %d bytes then a short one: %d, %u FDEs, %u rows\n",
 		       EHF_MAX_FDE + i, ret[i], n[i].fdes, n[i].rows);
@@ -478,7 +478,7 @@ static int crafted_long_cie(int nr)
 		put_fde(a, 0x1000, NULL, 0);
 		put32(0);
 		why = "";
-		ret[i] = ehf_parse(cbuf, clen, 0, rows, count_fde_rows, &n, &why);
+		ret[i] = ehf_parse(&x86_64_ehf_arch, cbuf, clen, 0, rows, count_fde_rows, &n, &why);
 		printf("# crafted: CIE of %d bytes: %d (%s)\n", EHF_MAX_CIE + i,
 		       ret[i], why);
 	}
@@ -526,7 +526,7 @@ static int stretch_parse(struct stretch *s, const char **why)
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &s->last);
-	ret = ehf_parse(cbuf, clen, 0, rows, stretch_fde, s, why);
+	ret = ehf_parse(&x86_64_ehf_arch, cbuf, clen, 0, rows, stretch_fde, s, why);
 	stretch_mark(s);
 	return ret;
 }
@@ -613,7 +613,7 @@ static int check_crafted(int nr)
 	for (i = 0; i < 80000; i++)
 		put_fde(i & 1 ? b : a, 0x100000 + i * 0x100, NULL, 0);
 	put32(0);
-	ret = ehf_parse(cbuf, clen, 0, rows, count_fde, &n, &why);
+	ret = ehf_parse(&x86_64_ehf_arch, cbuf, clen, 0, rows, count_fde, &n, &why);
 	printf("# crafted: 80000 FDEs alternating between two 4 KiB CIEs: %d (%s)\n",
 	       ret, why);
 	fails += ret != -E2BIG;
@@ -636,7 +636,7 @@ static int check_crafted(int nr)
 	}
 	n = 0;
 	why = "";
-	ret = ehf_parse(cbuf, clen, 0, rows, count_fde, &n, &why);
+	ret = ehf_parse(&x86_64_ehf_arch, cbuf, clen, 0, rows, count_fde, &n, &why);
 	printf("# crafted: set_loc 0x1050 then 0x1020: %d, %u rows\n", ret, n);
 	fails += ret || n;
 	printf("%sok %d crafted_rows_going_back_left_out\n", ret || n ? "not " : "",
@@ -647,7 +647,7 @@ static int check_crafted(int nr)
 	a = put_cie(2, 0);
 	put_fde(a, 0x1000, NULL, 0);
 	put32(0);
-	ret = ehf_parse(cbuf, clen, 0, rows, count_fde, &n, &why);
+	ret = ehf_parse(&x86_64_ehf_arch, cbuf, clen, 0, rows, count_fde, &n, &why);
 	printf("# crafted: code alignment factor 2: %d (%s)\n", ret, why);
 	fails += ret != -EINVAL;
 	printf("%sok %d crafted_code_factor_refused\n", ret != -EINVAL ? "not " : "",

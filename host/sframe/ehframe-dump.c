@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/sframe_ehframe.h>
+#include <asm/uwtable.h>
 
 #include "elf-sframe.h"
 
@@ -61,7 +62,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[1], es.err);
 		return 1;
 	}
-	ret = ehf_parse(es.data, es.size, es.addr, rows, print_fde, NULL, &why);
+	ret = ehf_parse(&x86_64_ehf_arch, es.data, es.size, es.addr, rows, print_fde, NULL, &why);
 	if (ret)
 		fprintf(stderr, "%s: %d %s\n", argv[1], ret, why);
 	elf_sframe_free(&es);

@@ -6,7 +6,7 @@
  * The input is the address the section is linked at (8 bytes, little
  * endian) followed by the section's bytes, copied into a buffer of
  * exactly their size so that AddressSanitizer catches a read past it.
- * The derivation runs as the kernel runs it (kernel/unwind_tables/sframe.c):
+ * The derivation runs as the kernel runs it (kernel/uwtable/sframe.c):
  * a counting pass, then a writing pass into a buffer of exactly the size
  * the first one gave.  Checked:
  *
@@ -38,7 +38,7 @@
 
 #include <linux/sframe.h>
 #include <linux/sframe_ehframe.h>
-#include <asm/sframe_ehframe.h>
+#include <asm/uwtable.h>
 
 #include "compact-check.h"
 
@@ -85,14 +85,14 @@ static void check_at(const struct ehf_fde *f, unsigned int i, u64 addr)
 		}
 		/* written only without other rules, and aligned */
 		if (r->fp_saved || r->fp_other || r->ra_other ||
-		    r->loc % EHF_ARCH_PLT_ENTRY) {
+		    r->loc % x86_64_ehf_arch.plt_entry) {
 			check(overlaps);
 			return;
 		}
 		check(rule.cfa_reg == SFRAME_REG_SP && rule.ra_off == -8 &&
 		      !rule.fp_saved);
 		check(rule.cfa_off == r->cfa_off +
-		      ((addr - r->loc) % EHF_ARCH_PLT_ENTRY >= r->plt_at ?
+		      ((addr - r->loc) % x86_64_ehf_arch.plt_entry >= r->plt_at ?
 		       8 : 0));
 		return;
 	}
@@ -134,7 +134,7 @@ static int check_fde(void *arg, const struct ehf_fde *f)
 		check_at(f, i, loc);
 		check_at(f, i, loc + (end - loc) / 2);
 		for (a = loc + 1; f->rows[i].base == EHF_CFA_PLT && a < end &&
-		     a < loc + 2 * EHF_ARCH_PLT_ENTRY; a++)
+		     a < loc + 2 * x86_64_ehf_arch.plt_entry; a++)
 			check_at(f, i, a);
 	}
 	return 0;
@@ -166,7 +166,7 @@ static int note_fde(void *arg, const struct ehf_fde *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ehf_emit e = { 0 };
+	struct ehf_emit e = { .arch = &x86_64_ehf_arch };
 	struct sframe_table *pieces;
 	struct sframe_sizes n;
 	struct sframe_func *fn;
@@ -185,7 +185,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(sec, data + 8, size);
 
 	e.vaddr = vaddr;
-	ret = ehf_parse(sec, size, vaddr, rows, ehf_emit_fde, &e, &why);
+	ret = ehf_parse(&x86_64_ehf_arch, sec, size, vaddr, rows, ehf_emit_fde, &e, &why);
 	if (ret) {
 		check(why);
 		goto out_sec;
@@ -200,13 +200,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e.nr_fdes = 0;
 	e.nr_fres = 0;
 	e.fre_len = 0;
-	check(!ehf_parse(sec, size, vaddr, rows, ehf_emit_fde, &e, &why));
+	check(!ehf_parse(&x86_64_ehf_arch, sec, size, vaddr, rows, ehf_emit_fde, &e, &why));
 	check(e.nr_fdes == e.fde_total);
 	check(ehf_emit_size(&e) == out_size);
 	ehf_emit_header(&e);
 
 	why = NULL;
-	ret = sframe_count(out, out_size, &n, &why);
+	ret = sframe_count(&x86_64_sframe_abi, out, out_size, &n, &why);
 	if (ret)
 		fprintf(stderr, "fuzz-ehframe: sframe_count: %s\n", why);
 	check(!ret);
@@ -214,7 +214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fn = malloc((n.funcs ?: 1) * sizeof(*fn));
 	marks = malloc((n.marks ?: 1) * sizeof(*marks));
 	check(pieces && fn && marks);
-	ret = sframe_index_init(&idx, out, out_size, &n, pieces, fn, marks,
+	ret = sframe_index_init(&x86_64_sframe_abi, &idx, out, out_size, &n, pieces, fn, marks,
 				&why);
 	if (ret)
 		fprintf(stderr, "fuzz-ehframe: sframe_index_init: %s\n", why);
@@ -222,9 +222,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	overlaps = false;
 	nr_spans = 0;
-	check(!ehf_parse(sec, size, vaddr, rows, note_fde, NULL, &why));
+	check(!ehf_parse(&x86_64_ehf_arch, sec, size, vaddr, rows, note_fde, NULL, &why));
 	check(!idx.nr_dropped || overlaps);
-	check(!ehf_parse(sec, size, vaddr, rows, check_fde, NULL, &why));
+	check(!ehf_parse(&x86_64_ehf_arch, sec, size, vaddr, rows, check_fde, NULL, &why));
 	compact_check_all(&idx);
 
 	free(pieces);

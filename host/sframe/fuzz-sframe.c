@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include <linux/sframe.h>
+#include <asm/uwtable.h>
 
 #include "compact-check.h"
 
@@ -567,7 +568,7 @@ static void wrong_sizes(const u8 *buf, size_t size,
 	int ret;
 
 	memset(&idx, 0xa5, sizeof(idx));
-	ret = sframe_index_init(&idx, buf, size, w, pieces, funcs, marks,
+	ret = sframe_index_init(&x86_64_sframe_abi, &idx, buf, size, w, pieces, funcs, marks,
 				&why);
 	check(ret == -EINVAL || ret == err);
 	check(why);
@@ -587,11 +588,11 @@ static void fuzz_index(const u8 *buf, size_t size)
 	int ret;
 
 	memset(&c.n, 0xa5, sizeof(c.n));
-	ret = sframe_count(buf, size, &c.n, &why);
+	ret = sframe_count(&x86_64_sframe_abi, buf, size, &c.n, &why);
 	if (ret) {
 		check(ret == -EINVAL || ret == -EOPNOTSUPP || ret == -E2BIG);
 		check(why);
-		check(sframe_count(buf, size, &c.n, NULL) == ret);
+		check(sframe_count(&x86_64_sframe_abi, buf, size, &c.n, NULL) == ret);
 		/* the index refuses it too, whatever the arrays */
 		w = (struct sframe_sizes){ .pieces = 1 };
 		wrong_sizes(buf, size, &w, ret);
@@ -605,14 +606,14 @@ static void fuzz_index(const u8 *buf, size_t size)
 	c.marks = alloc(c.n.marks, sizeof(*c.marks));
 	memset(&c.idx, 0xa5, sizeof(c.idx));
 	/* counted, so valid: overlaps only leave functions out */
-	ret = sframe_index_init(&c.idx, buf, size, &c.n, c.pieces, c.funcs,
+	ret = sframe_index_init(&x86_64_sframe_abi, &c.idx, buf, size, &c.n, c.pieces, c.funcs,
 				c.marks, &why);
 	check(!ret && !why);
 	check_index(&c);
 	compact_check_all(&c.idx);
 	/* and the NULL @why */
 	nf = c.idx.nr_funcs;
-	check(sframe_index_init(&c.idx, buf, size, &c.n, c.pieces, c.funcs,
+	check(sframe_index_init(&x86_64_sframe_abi, &c.idx, buf, size, &c.n, c.pieces, c.funcs,
 				c.marks, NULL) == 0);
 	check(c.idx.nr_funcs == nf);
 

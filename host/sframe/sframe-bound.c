@@ -55,6 +55,7 @@
 #include <unistd.h>
 
 #include <linux/sframe.h>
+#include <asm/uwtable.h>
 
 #include "sframe-gen.h"
 
@@ -298,7 +299,7 @@ static void run_case(const char *name, const struct sframe_gen_long_opts *opt)
 	total_pages = (prot_hi - prot_lo) / page;
 	faults = 0;
 
-	ret = sframe_count(buf, size, &n, &why);
+	ret = sframe_count(&x86_64_sframe_abi, buf, size, &n, &why);
 	if (ret) {
 		check(false, "%s: section refused: %s (%d)", name, why, ret);
 		goto out;
@@ -310,7 +311,7 @@ static void run_case(const char *name, const struct sframe_gen_long_opts *opt)
 		fprintf(stderr, "sframe-bound: out of memory\n");
 		exit(2);
 	}
-	ret = sframe_index_init(&r.idx, buf, size, &n, pieces, funcs, marks,
+	ret = sframe_index_init(&x86_64_sframe_abi, &r.idx, buf, size, &n, pieces, funcs, marks,
 				&why);
 	check(!ret && r.idx.nr_funcs == want_funcs &&
 	      r.idx.nr_dropped == r.left_out && n.dropped == r.left_out,

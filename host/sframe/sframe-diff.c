@@ -72,6 +72,7 @@
 #include <elf.h>
 
 #include <linux/sframe.h>
+#include <asm/uwtable.h>
 
 #include "compact-check.h"
 #include "elf-sframe.h"
@@ -1039,12 +1040,12 @@ static int index_ours(struct run *r, bool quiet)
 	r->funcs = NULL;
 	r->marks = NULL;
 	r->cbuf = NULL;
-	ret = sframe_count(r->data, r->size, &r->n, &why);
+	ret = sframe_count(&x86_64_sframe_abi, r->data, r->size, &r->n, &why);
 	if (!ret) {
 		r->pieces = xcalloc(r->n.pieces, sizeof(*r->pieces));
 		r->funcs = xcalloc(r->n.funcs, sizeof(*r->funcs));
 		r->marks = xcalloc(r->n.marks, sizeof(*r->marks));
-		ret = sframe_index_init(&r->idx, r->data, r->size, &r->n,
+		ret = sframe_index_init(&x86_64_sframe_abi, &r->idx, r->data, r->size, &r->n,
 					r->pieces, r->funcs, r->marks, &why);
 		if (!ret)
 			ret = compact_make(&r->idx, &r->cidx, &r->cbuf,

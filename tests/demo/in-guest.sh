@@ -42,7 +42,7 @@ section "SFrame: perf record -g on a program built without frame pointers"
 # sample in checksum is shown with its whole stack, as perf script prints
 # it, once with the SFrame unwinder and once with it switched off.
 # (User-space samples only: perf starts faster that way on this guest.)
-sw=/proc/sys/kernel/perf_unwind_tables
+sw=/proc/sys/kernel/uwtable
 chain="checksum decode_fields parse_message handle_request serve main"
 size=$(readelf -lW "$PROGS/sframe_demo" | awk '$1 == "GNU_SFRAME" { print $5 }')
 echo "program: $PROGS/sframe_demo (PT_GNU_SFRAME: $((${size:-0})) bytes)"
@@ -83,13 +83,13 @@ old=$(cat $sw)
 echo 1 > $sw
 perf record -q -g -e cpu-clock:u -o /tmp/sframe-on.data -- "$PROGS/sframe_demo" 60000 >/dev/null
 echo
-echo "perf_unwind_tables=1 (SFrame):"
+echo "uwtable=1 (SFrame):"
 sample_in_checksum /tmp/sframe-on.data
 on=$?
 echo 0 > $sw
 perf record -q -g -e cpu-clock:u -o /tmp/sframe-off.data -- "$PROGS/sframe_demo" 60000 >/dev/null
 echo
-echo "perf_unwind_tables=0 (frame pointers only):"
+echo "uwtable=0 (frame pointers only):"
 sample_in_checksum /tmp/sframe-off.data
 echo "$old" > $sw
 if [ $on -ne 0 ]; then

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compact-check.h"
+#include <lib/sframe/compact.h>
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

@@ -27,7 +27,7 @@
 # HAVE_UWTABLE_SFRAME or HAVE_UWTABLE_EHABI,
 # neither unwinder nor the registry they share (UWTABLE) is
 # configured and
-# kernel/uwtable/cache.o is not built; where it does, the registry
+# kernel/uwtable/table.o is not built; where it does, the registry
 # is built.  A compiler warning in a file the series touches fails the
 # target, as does any error.
 #
@@ -147,14 +147,14 @@ check_options() {
 			grep -q "^CONFIG_$o=" "$obj/.config" &&
 				{ echo "CONFIG_$o is set without HAVE_UWTABLE_*"; return 1; }
 		done
-		[ ! -e "$obj/kernel/uwtable/cache.o" ] ||
-			{ echo "kernel/uwtable/cache.o was built"; return 1; }
+		[ ! -e "$obj/kernel/uwtable/table.o" ] ||
+			{ echo "kernel/uwtable/table.o was built"; return 1; }
 		echo "no user unwind tables (as documented)"
 	else
 		grep -q '^CONFIG_UWTABLE=y' "$obj/.config" ||
 			{ echo "HAVE_UWTABLE_* but no UWTABLE"; return 1; }
-		[ -e "$obj/kernel/uwtable/cache.o" ] ||
-			{ echo "kernel/uwtable/cache.o was not built"; return 1; }
+		[ -e "$obj/kernel/uwtable/table.o" ] ||
+			{ echo "kernel/uwtable/table.o was not built"; return 1; }
 		echo "user unwind tables:$([ "$have_sf" = 1 ] && echo ' SFrame')$([ "$have_eh" = 1 ] && echo ' EHABI')"
 	fi
 }

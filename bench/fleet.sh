@@ -45,8 +45,8 @@
 #     samples in the first round, the share whose stack reaches libc's
 #     __libc_start_call_main (a local symbol: perf finds it in Debian's
 #     libc debug symbols, package libc6-dbg)
-#   fleet.kernel_bytes: kernel.uwtable_bytes after the last g
-#     run (tables kept), with kernel.uwtable_count
+#   fleet.kernel_bytes: the registry's bytes (debugfs uwtable/bytes)
+#     after the last g run (tables kept), with its tables
 set -u
 
 FREQ=${FLEET_FREQ:-99}
@@ -54,6 +54,8 @@ ROUNDS=${FLEET_ROUNDS:-8}
 FILES=${FLEET_FILES:-6}
 LOOPS=${FLEET_LOOPS:-25}
 SYS=/proc/sys/kernel
+STATS=/sys/kernel/debug/uwtable
+[ -d $STATS ] || mount -t debugfs debugfs /sys/kernel/debug
 D=/tmp/fleet
 START_SYM=__libc_start_call_main
 
@@ -163,7 +165,7 @@ run() {
 	wait $pid
 	echo "$2 $1 $ms" >> $D/times
 	if [ $1 = g ]; then
-		set -- $1 $2 "$(cat $SYS/uwtable_bytes)" "$(cat $SYS/uwtable_count)"
+		set -- $1 $2 "$(cat $STATS/bytes)" "$(cat $STATS/tables)"
 		echo "$3 $4" > $D/kept
 		set -- $1 $2
 	fi

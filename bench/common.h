@@ -5,9 +5,11 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +19,27 @@ static inline double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/*
+ * A perf event of this process that takes callchains and is never
+ * enabled, kept across exec: while it is open, the process and those it
+ * execs have their mappings looked at as they are made, as under a
+ * profiler (perf record -g and its command).
+ */
+static inline int callchain_holder(void)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+	attr.exclude_kernel = 1;
+	attr.disabled = 1;
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 }
 
 static inline int cmp_double(const void *a, const void *b)

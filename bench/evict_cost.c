@@ -20,12 +20,10 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 
 #include "common.h"
 
@@ -106,21 +104,6 @@ static long stat_of(const char *name)
 		v = -1;
 	fclose(f);
 	return v;
-}
-
-static int callchain_event(void)
-{
-	struct perf_event_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_DUMMY;
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
-	attr.exclude_kernel = 1;
-	attr.disabled = 1;
-	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 }
 
 static int write_file(const char *path, const void *buf, size_t len)
@@ -220,7 +203,7 @@ int main(int argc, char **argv)
 		perror("evict_cost: tmpfs");
 		return 1;
 	}
-	if (callchain_event() < 0) {
+	if (callchain_holder() < 0) {
 		perror("evict_cost: perf_event_open");
 		return 1;
 	}

@@ -357,26 +357,6 @@ static void map_cost(const char *bench, double *cold_ns, double *warm_ns)
 	*warm_ns = median(warm_d, MMAP_ROUNDS);
 }
 
-/*
- * A perf event of this process that takes callchains and is never
- * enabled, kept across exec: while it is open, a process started by exec
- * has its mappings looked at as they are made, as under a profiler.
- */
-static int callchain_holder(void)
-{
-	struct perf_event_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_DUMMY;
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
-	attr.exclude_kernel = 1;
-	attr.disabled = 1;
-	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-}
-
 int main(int argc, char **argv)
 {
 	bool profiled = argc == 3 && !strcmp(argv[1], PROFILED_ARG);

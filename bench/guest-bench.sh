@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the x86_64 guest (scripts/bench.sh): every benchmark prints
 # "bench NAME VALUE UNIT" lines and "# " comments.  BENCH_ONLY="NAME..."
-# runs only those of: buildid procmap exec_cost evict sframe_perf
-# distro_perf fleet.
+# runs only those of: buildid procmap exec_cost evict fallback
+# sframe_perf distro_perf fleet.
 echo 0 > /proc/sys/kernel/perf_event_paranoid
 # Under TCG on a busy host the boot may fail to calibrate the TSC and fall
 # back to jiffies: clock_gettime() then ticks in milliseconds and every
@@ -21,6 +21,8 @@ for b in buildid procmap exec_cost; do
 done
 # inode eviction with 30,000 tables kept against none kept
 want evict && { "$BENCH/evict_cost" || rc=1; }
+# a frame-record step with the caller checked, against 6.1's
+want fallback && { "$BENCH/fallback_cost" || rc=1; }
 # perf record -g on code without frame pointers: SFrame, fp, dwarf
 want sframe_perf && { sh "$TOP/bench/sframe_perf.sh" || rc=1; }
 # the same on Debian's own binaries: tables derived from .eh_frame

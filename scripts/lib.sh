@@ -301,7 +301,10 @@ use_tree() {
 		[ -n "${PATCHES_SNAPSHOT:-}" ] || { use_head; PATCHES_SNAPSHOT=$PATCHES; }
 		TREE=$BUILD/test/linux
 		HARNESS_TREE=1
-		PATCHES=$PATCHES_SNAPSHOT "$TOP/scripts/tree.sh" --reset "$TREE" >&2
+		# a die in tree.sh would not stop a caller that runs this
+		# under "||" (phase), where set -e does not hold
+		PATCHES=$PATCHES_SNAPSHOT "$TOP/scripts/tree.sh" --reset "$TREE" >&2 ||
+			die "the series of HEAD does not apply to a fresh base"
 	fi
 	TREE=$(realpath "$TREE")
 }
